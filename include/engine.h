@@ -1,0 +1,96 @@
+/* engine.h - the I/O engine plugin interface: one vtable, one file per engine. */
+#ifndef DISKBENCH_ENGINE_H
+#define DISKBENCH_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum io_dir { IO_READ = 0, IO_WRITE = 1 };
+
+/*
+ * One I/O request. The runner owns an array of these (one per queue slot)
+ * and their buffers; an engine only reads buf/offset/len/dir and writes
+ * result. A request is "in flight" from submit() until reap() hands it back.
+ */
+struct io_req {
+	void *buf;		/* aligned buffer of at least len bytes */
+	uint64_t offset;	/* byte offset in the target */
+	uint32_t len;		/* bytes to move */
+	uint8_t dir;		/* enum io_dir */
+	unsigned idx;		/* slot index, stable for the run */
+	int64_t result;		/* on completion: bytes moved, or -errno */
+	uint64_t start_ns;	/* set by the runner just before submit() */
+};
+
+/* Per-worker engine state. The runner opens fd (O_DIRECT OR'd in when the
+ * test is direct, so every engine gets O_DIRECT for free) and sets qd. */
+struct engine_ctx {
+	int fd;			/* open target; -1 for engines with ENGINE_F_NO_IO */
+	unsigned qd;		/* most requests the runner keeps in flight */
+	void *priv;		/* engine private state, owned by init/cleanup */
+};
+
+enum engine_flags {
+	ENGINE_F_SYNC = 1u << 0,	 /* completes inside submit(): qd is 1 */
+	ENGINE_F_DIRECT_ONLY = 1u << 1,	 /* only asynchronous with O_DIRECT */
+	ENGINE_F_FORCE_DIRECT = 1u << 2, /* always O_DIRECT (the direct engine) */
+	ENGINE_F_NO_IO = 1u << 3,	 /* moves no data (null engine) */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *desc;
+	unsigned flags;		/* enum engine_flags */
+
+	/* Does this engine work on this machine right now? 0 if yes; else
+	 * -errno with a one-line human reason written to why. Never prints. */
+	int (*probe)(char *why, size_t whylen);
+
+	/* Per-worker setup for ctx->qd requests: allocates ctx->priv.
+	 * Returns 0 or -errno. */
+	int (*init)(struct engine_ctx *ctx);
+
+	/* Hand n requests to the engine. May defer the system call until
+	 * reap() (io_uring submits and waits in one call). Returns how many
+	 * were accepted (0..n; fewer than n means "busy": reap, then retry
+	 * the rest) or -errno when submission failed outright. */
+	int (*submit)(struct engine_ctx *ctx, struct io_req **reqs, unsigned n);
+
+	/* Push any deferred submissions, wait until at least min requests
+	 * have completed (min <= requests in flight), store up to max of them
+	 * in out with result set. Returns the count or -errno. */
+	int (*reap)(struct engine_ctx *ctx, unsigned min, struct io_req **out,
+		    unsigned max);
+
+	/* Frees what init allocated. Safe after a failed init. */
+	void (*cleanup)(struct engine_ctx *ctx);
+};
+
+/* One row of the engine registry: ops is NULL when the engine was not
+ * compiled in, and missing says why (e.g. "configure found no liburing"). */
+struct engine_entry {
+	const char *name;
+	const struct engine_ops *ops;
+	const char *missing;
+};
+
+/* The registry, in "auto" preference order first. Sets *n. */
+const struct engine_entry *engine_table(size_t *n);
+
+/* Engine by name ("auto" not included), or NULL when unknown or not built. */
+const struct engine_ops *engine_find(const char *name);
+
+/* First engine of io_uring, libaio, sync whose probe succeeds. */
+const struct engine_ops *engine_auto(void);
+
+extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_direct;
+extern const struct engine_ops engine_null;
+#ifdef HAVE_LIBAIO
+extern const struct engine_ops engine_libaio;
+#endif
+#ifdef HAVE_LIBURING
+extern const struct engine_ops engine_io_uring;
+#endif
+
+#endif

@@ -1,0 +1,20 @@
+/* report.h - renderers of a finished run_result. They never run anything. */
+#ifndef DISKBENCH_REPORT_H
+#define DISKBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* Human table, fits 100 columns. Returns 0 or -errno (write error). */
+int report_text(FILE *f, const struct run_result *r);
+
+/* One JSON document, schema "diskbench/1" (DESIGN.md section 4). Contains
+ * no log text. Returns 0 or -errno. */
+int report_json(FILE *f, const struct run_result *r);
+
+/* Human-readable helpers shared by renderers. */
+const char *report_fmt_ns(double ns, char *buf, size_t len);	/* "812us", "1.20ms" */
+const char *report_fmt_count(double v, char *buf, size_t len);	/* "12.3k" */
+
+#endif

@@ -1,0 +1,105 @@
+/* result.h - the immutable outcome of a run: what reporters render. */
+#ifndef DISKBENCH_RESULT_H
+#define DISKBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "target.h"
+
+/* Percentiles every test reports, in percent. */
+#define RESULT_NPCT 12
+extern const double result_pcts[RESULT_NPCT];	/* 1 5 10 25 50 75 90 95 99 99.9 99.99 99.999 */
+extern const char *const result_pct_keys[RESULT_NPCT]; /* "1" ... "99.999" */
+
+struct lat_summary {
+	uint64_t min, max;	/* ns */
+	double mean, stdev;	/* ns */
+	uint64_t pct[RESULT_NPCT]; /* ns, matching result_pcts */
+};
+
+/* One measured test (one workload x bs x qd x jobs). Filled by the runner
+ * and result_finish(); reporters only read it. */
+struct test_result {
+	char name[64];		/* e.g. "rand-read 4k qd32" */
+	const char *workload;	/* static string: the workload name */
+	const char *engine;	/* static string: the engine that ran */
+	uint32_t bs, qd, jobs;
+	bool direct;		/* O_DIRECT in effect */
+	bool random;		/* random offsets */
+	bool is_write;
+
+	uint64_t runtime_ns;	/* measured phase, wall clock, ramp excluded */
+	uint64_t ramp_ns;
+	uint64_t size;		/* working set, bytes */
+	uint64_t ops, bytes;
+	double iops, bytes_per_sec;
+
+	struct hist *lat;	/* merged over workers; owned (result_free) */
+	struct lat_summary lat_sum;
+
+	double cpu_user_pct, cpu_sys_pct; /* CPU time / wall time x 100, all workers */
+	double usec_per_op;	/* (user + sys) CPU microseconds per op */
+
+	bool dev_valid;		/* device counters could be read */
+	uint64_t dev_read_bytes, dev_write_bytes;
+	bool cached;		/* a read test whose reads mostly missed the device */
+
+	uint64_t errors;	/* failed or short ops */
+	int first_errno;	/* positive errno of the first error, 0 if none */
+	uint64_t first_error_offset;
+};
+
+/* A key/value pair echoed into every report: every setting that shaped it. */
+struct setting {
+	char key[32];
+	char value[128];
+};
+
+struct host_info {
+	char hostname[128];
+	char kernel[128];	/* uname -r */
+	char cpu_model[128];
+	unsigned cpus;
+	uint64_t memory_bytes;
+};
+
+#define RESULT_MAX_SETTINGS 64
+
+struct run_result {
+	const char *tool_version;
+	char started_at[32];	/* ISO 8601 UTC */
+	char label[128];
+	struct host_info host;
+	struct target_info target;
+	uint64_t clock_overhead_ns; /* cost of one clock read, measured */
+	struct setting settings[RESULT_MAX_SETTINGS];
+	unsigned nsettings;
+	struct test_result *tests;
+	unsigned ntests;
+	char **warnings;	/* owned strings, also shown on stderr by the CLI */
+	unsigned nwarnings;
+};
+
+/* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
+void result_finish(struct test_result *t);
+
+/* Append a test (copied; the struct's lat pointer is taken over). Returns
+ * 0 or -ENOMEM. */
+int result_add_test(struct run_result *r, const struct test_result *t);
+
+/* Append a setting / a warning (printf-style). 0 or -ENOMEM/-ENOSPC. */
+int result_add_setting(struct run_result *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int result_add_warning(struct run_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Free what the result owns (tests, histograms, warnings). */
+void result_free(struct run_result *r);
+
+/* Fill host facts from uname, /proc/cpuinfo, sysconf. Never fails: unknown
+ * fields are left empty or 0. */
+void host_probe(struct host_info *h);
+
+#endif

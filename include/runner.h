@@ -1,0 +1,47 @@
+/* runner.h - run one test: worker threads, ramp, timed phase, CPU cost. */
+#ifndef DISKBENCH_RUNNER_H
+#define DISKBENCH_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "result.h"
+#include "target.h"
+#include "workload.h"
+
+#define RUNNER_MAX_CPUS 1024
+
+/* Everything that defines one test. */
+struct test_spec {
+	const struct workload *wl;
+	const struct engine_ops *engine;
+	uint32_t bs;		/* bytes, a multiple of the logical block size */
+	uint32_t qd;		/* requests in flight per job (1 for sync engines) */
+	uint32_t jobs;		/* worker threads */
+	bool direct;		/* open with O_DIRECT */
+	uint64_t runtime_ns;	/* measured phase */
+	uint64_t ramp_ns;	/* unmeasured warm-up before it */
+	uint64_t size;		/* working set: offsets fall in [0, size) */
+	uint64_t seed;
+	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
+	unsigned ncpus;
+};
+
+/*
+ * Run spec against path (a file or a block device; ignored by ENGINE_F_NO_IO
+ * engines). Each job gets its own fd, engine context, aligned buffers and
+ * histogram; sequential jobs get a slice of the working set each, random
+ * jobs the whole set with seed + job. Returns 0 with out filled (and
+ * result_finish()ed), or -errno with a one-line reason in err. An I/O error
+ * is not a failure of the run: it is counted in out (errors, first_errno,
+ * first_error_offset) and stops that job. Never prints.
+ */
+int runner_run(const struct test_spec *spec, const char *path, enum target_kind kind,
+	       struct test_result *out, char *err, size_t errlen);
+
+/* Monotonic clock in ns, and the measured cost of one call in ns. */
+uint64_t clock_ns(void);
+uint64_t clock_overhead_ns(void);
+
+#endif

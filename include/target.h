@@ -1,0 +1,74 @@
+/* target.h - what a target is, its device counters, scratch space. */
+#ifndef DISKBENCH_TARGET_H
+#define DISKBENCH_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum target_kind { TARGET_BLOCK, TARGET_FILE, TARGET_DIR };
+
+/* Facts about a target. Strings are empty and numbers -1 (or 0 for sizes)
+ * when unknown. */
+struct target_info {
+	char path[PATH_MAX];	/* as given */
+	char resolved[PATH_MAX]; /* realpath(): symlinks followed */
+	enum target_kind kind;
+	char device[64];	/* sysfs name of the block device holding the data
+				 * (the device itself, or the one under the fs):
+				 * "vda", "sda1", "loop3"; "" when none (tmpfs) */
+	char disk[64];		/* its whole disk ("sda" for "sda1") for queue/ */
+	char model[128];
+	uint64_t size_bytes;	/* device size, or file size; 0 for a directory */
+	char fs_type[32];	/* for a file or directory */
+	char mount_point[PATH_MAX];
+	char mount_options[256];
+	int rotational;		/* 1, 0, or -1 unknown */
+	char scheduler[32];	/* the active one, without brackets */
+	int read_ahead_kb;	/* -1 unknown */
+	int nr_requests;	/* -1 unknown */
+	uint32_t logical_block_size;	/* bytes; 512 when unknown */
+	uint32_t physical_block_size;
+	uint64_t free_bytes;	/* for a directory: bytes available to us */
+};
+
+const char *target_kind_name(enum target_kind k); /* "block" "file" "directory" */
+
+/* Probe path. Returns 0, or -errno with a one-line reason in err (e.g.
+ * "no such file or directory", "character device: not a disk or a
+ * file system"). Never prints. */
+int target_probe(const char *path, struct target_info *t, char *err, size_t errlen);
+
+/* Bytes the device has really moved since boot, from /sys/block/.../stat
+ * (sector counts x 512). valid is false when the target has no device. */
+struct dev_counters {
+	bool valid;
+	uint64_t read_bytes, write_bytes;
+};
+void target_dev_counters(const struct target_info *t, struct dev_counters *c);
+
+/*
+ * Scratch space. target_scratch_create() makes a private directory
+ * "diskbench.XXXXXX" under dir, and target_scratch_file() creates files in
+ * it with O_EXCL. Everything is removed by target_scratch_cleanup(), which
+ * is idempotent, async-signal-safe (unlink/rmdir on fixed buffers only), and
+ * run from the SIGINT/SIGTERM/SIGHUP handlers installed by
+ * target_scratch_create(). Handlers then re-raise the signal with the
+ * default action, so the exit status still says what killed us.
+ * Both return 0 or -errno; the created path goes to out.
+ */
+int target_scratch_create(const char *dir, char *out, size_t outlen);
+int target_scratch_file(const char *name, char *out, size_t outlen);
+void target_scratch_cleanup(void);
+
+/* Write len bytes of incompressible data to path (created earlier by
+ * target_scratch_file), then fdatasync, so read tests never read holes.
+ * bs is the write size. Returns 0 or -errno. */
+int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed);
+
+/* Drop the target's cached pages for fd: fdatasync + POSIX_FADV_DONTNEED
+ * for a file, BLKFLSBUF for a block device. Returns 0 or -errno. */
+int target_drop_cache(int fd, enum target_kind kind);
+
+#endif
