@@ -1,0 +1,121 @@
+/* result.c - deriving a test's figures and building the run result. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+const double result_pcts[RESULT_NPCT] = {
+	1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99, 99.999,
+};
+
+const char *const result_pct_keys[RESULT_NPCT] = {
+	"1", "5", "10", "25", "50", "75", "90", "95", "99", "99.9", "99.99", "99.999",
+};
+
+void result_finish(struct test_result *t)
+{
+	struct lat_summary *ls = &t->lat_sum;
+	unsigned i;
+
+	if (t->runtime_ns) {
+		t->iops = (double)t->ops / (double)t->runtime_ns * 1e9;
+		t->bytes_per_sec = (double)t->bytes / (double)t->runtime_ns * 1e9;
+	} else {
+		t->iops = 0;
+		t->bytes_per_sec = 0;
+	}
+
+	memset(ls, 0, sizeof(*ls));
+	if (t->lat && t->lat->n) {
+		ls->min = t->lat->min;
+		ls->max = t->lat->max;
+		ls->mean = hist_mean(t->lat);
+		ls->stdev = hist_stdev(t->lat);
+		for (i = 0; i < RESULT_NPCT; i++)
+			ls->pct[i] = hist_percentile(t->lat, result_pcts[i]);
+	}
+
+	/* Fewer than half the bytes read reached the device: the page cache
+	 * (or a device cache above the counters) answered, not the disk. */
+	t->cached = !t->is_write && t->dev_valid && t->dev_read_bytes < t->bytes / 2;
+}
+
+int result_add_test(struct run_result *r, const struct test_result *t)
+{
+	struct test_result *tests;
+
+	tests = realloc(r->tests, ((size_t)r->ntests + 1) * sizeof(*tests));
+	if (!tests)
+		return -ENOMEM;
+	r->tests = tests;
+	tests[r->ntests++] = *t;
+	return 0;
+}
+
+int result_add_setting(struct run_result *r, const char *key, const char *fmt, ...)
+{
+	struct setting *s;
+	va_list ap;
+
+	if (r->nsettings >= RESULT_MAX_SETTINGS)
+		return -ENOSPC;
+	s = &r->settings[r->nsettings++];
+	snprintf(s->key, sizeof(s->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(s->value, sizeof(s->value), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int result_add_warning(struct run_result *r, const char *fmt, ...)
+{
+	char **warnings, *msg;
+	va_list ap, ap2;
+	int len;
+
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		va_end(ap2);
+		return -EINVAL;
+	}
+	msg = malloc((size_t)len + 1);
+	if (!msg) {
+		va_end(ap2);
+		return -ENOMEM;
+	}
+	vsnprintf(msg, (size_t)len + 1, fmt, ap2);
+	va_end(ap2);
+
+	warnings = realloc(r->warnings, ((size_t)r->nwarnings + 1) * sizeof(*warnings));
+	if (!warnings) {
+		free(msg);
+		return -ENOMEM;
+	}
+	r->warnings = warnings;
+	warnings[r->nwarnings++] = msg;
+	return 0;
+}
+
+void result_free(struct run_result *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ntests; i++)
+		free(r->tests[i].lat);
+	free(r->tests);
+	r->tests = NULL;
+	r->ntests = 0;
+
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	r->warnings = NULL;
+	r->nwarnings = 0;
+	r->nsettings = 0;
+}
