@@ -1,0 +1,117 @@
+/* cache.c - lay out test files with real data, and drop cached pages. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "workload.h"
+
+#define LAYOUT_BUF (1u << 20)
+/* O_DIRECT buffer alignment: enough for any logical block size up to a page */
+#define LAYOUT_ALIGN 4096
+
+/* Leave O_DIRECT: the file system refused it or this write is unaligned. */
+static int go_buffered(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_DIRECT) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Writes go out in chunks of a whole number of bs blocks, up to max(bs, 1 MiB):
+ * a 4 KiB bs would otherwise take a syscall (and with O_DIRECT a device
+ * round trip) per block, and the layout is not what we measure. Every chunk
+ * is fresh random data, with each 512-byte sector stamped with its index in
+ * the file, so neither compression nor dedup can shrink it.
+ */
+int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed)
+{
+	size_t bufsz, chunk, done;
+	struct wl_rng rng;
+	uint64_t off = 0;
+	bool direct = true;
+	void *buf = NULL;
+	ssize_t n;
+	int fd, ret = 0;
+
+	if (!path || !bs)
+		return -EINVAL;
+	bufsz = bs > LAYOUT_BUF ? bs : LAYOUT_BUF / bs * bs;
+	if (posix_memalign(&buf, LAYOUT_ALIGN, bufsz))
+		return -ENOMEM;
+	/* no O_CREAT: only files we made (target_scratch_file) get written */
+	fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 && errno == EINVAL) {
+		direct = false;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	wl_rng_seed(&rng, seed);
+	while (off < len) {
+		chunk = len - off < bufsz ? (size_t)(len - off) : bufsz;
+		wl_fill_random(buf, chunk, &rng);
+		wl_stamp(buf, (uint32_t)chunk, off / 512);
+		for (done = 0; done < chunk; done += (size_t)n) {
+			n = pwrite(fd, (char *)buf + done, chunk - done, (off_t)(off + done));
+			if (n < 0 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n < 0 && errno == EINVAL && direct) {
+				/* tail not a block multiple, or a short write left
+				 * us unaligned: finish through the page cache */
+				direct = false;
+				ret = go_buffered(fd);
+				if (ret)
+					goto out_close;
+				n = 0;
+				continue;
+			}
+			if (n < 0) {
+				ret = -errno;
+				goto out_close;
+			}
+			if (n == 0) {
+				ret = -EIO;
+				goto out_close;
+			}
+		}
+		off += chunk;
+	}
+	if (fdatasync(fd) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	/* buffered fallback left the data cached: a read test must not start warm */
+	if (!direct)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+out_close:
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+out:
+	free(buf);
+	return ret;
+}
+
+int target_drop_cache(int fd, enum target_kind kind)
+{
+	int ret;
+
+	if (kind == TARGET_BLOCK)
+		return ioctl(fd, BLKFLSBUF, 0) < 0 ? -errno : 0;
+	/* dirty pages are not dropped: write them out first. EINVAL is a
+	 * descriptor that cannot sync, which leaves nothing to write back */
+	if (fdatasync(fd) < 0 && errno != EINVAL)
+		return -errno;
+	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return -ret;
+}
