@@ -30,14 +30,16 @@ struct test_spec {
 
 /*
  * Run spec against path (a file or a block device; ignored by ENGINE_F_NO_IO
- * engines). Each job gets its own fd, engine context, aligned buffers and
+ * engines), which lives on ti's device: the device counters are sampled at
+ * the start and the end of the measured phase, so device bytes exclude the
+ * ramp. Each job gets its own fd, engine context, aligned buffers and
  * histogram; sequential jobs get a slice of the working set each, random
  * jobs the whole set with seed + job. Returns 0 with out filled (and
  * result_finish()ed), or -errno with a one-line reason in err. An I/O error
  * is not a failure of the run: it is counted in out (errors, first_errno,
  * first_error_offset) and stops that job. Never prints.
  */
-int runner_run(const struct test_spec *spec, const char *path, enum target_kind kind,
+int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
 	       struct test_result *out, char *err, size_t errlen);
 
 /* Monotonic clock in ns, and the measured cost of one call in ns. */

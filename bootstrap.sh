@@ -1,0 +1,25 @@
+#!/bin/sh
+# bootstrap.sh - install the build dependencies (Debian), then configure and build.
+# Usage: ./bootstrap.sh [configure options]    (as root, or with sudo available)
+set -eu
+cd "$(dirname "$0")"
+
+PKGS="build-essential autoconf automake libtool pkg-config liburing-dev libaio-dev \
+libnuma-dev libcmocka-dev python3 jq"
+
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing$missing"
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+[ -x configure ] || autoreconf -fi
+[ -f Makefile ] || ./configure "$@"
+make -j"$(nproc)"

@@ -1,0 +1,26 @@
+/* cli.h - the subcommands; only this layer prints and chooses exit codes. */
+#ifndef DISKBENCH_CLI_H
+#define DISKBENCH_CLI_H
+
+#include "result.h"
+
+/* Exit statuses (DESIGN.md section 2). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_REFUSED = 3,
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* Print "diskbench: <msg>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Write the JSON report to path ("-" = stdout) all or nothing: a file is
+ * written beside its final name and renamed into place. 0 or -errno. */
+int cli_write_json(const char *path, const struct run_result *r);
+
+#endif

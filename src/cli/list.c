@@ -1,0 +1,57 @@
+/* list.c - "diskbench list engines|tests": what this build can do here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "workload.h"
+
+static int list_engines(void)
+{
+	size_t n;
+	const struct engine_entry *t = engine_table(&n);
+
+	printf("%-10s %-4s %s\n", "ENGINE", "OK", "DESCRIPTION / WHY NOT");
+	for (size_t i = 0; i < n; i++) {
+		char why[200] = "";
+
+		if (!t[i].ops) {
+			printf("%-10s %-4s %s\n", t[i].name, "no", t[i].missing);
+			continue;
+		}
+		if (t[i].ops->probe(why, sizeof(why)) < 0)
+			printf("%-10s %-4s %s\n", t[i].name, "no", why);
+		else
+			printf("%-10s %-4s %s\n", t[i].name, "yes", t[i].ops->desc);
+	}
+	printf("auto picks the first working engine of io_uring, libaio, sync.\n");
+	return EXIT_OK;
+}
+
+static int list_tests(void)
+{
+	size_t n;
+	const struct workload *w = wl_table(&n);
+
+	printf("%-12s %s\n", "TEST", "DESCRIPTION");
+	for (size_t i = 0; i < n; i++)
+		printf("%-12s %s\n", w[i].name, w[i].desc);
+	return EXIT_OK;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "engines"))
+		return list_engines();
+	if (argc == 2 && !strcmp(argv[1], "tests"))
+		return list_tests();
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: diskbench list engines|tests\n");
+		return EXIT_OK;
+	}
+	if (argc < 2)
+		cli_error("list: what to list? (engines, tests)");
+	else
+		cli_error("list: unknown list '%s' (engines, tests)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,75 @@
+/* output.c - how the CLI speaks: error lines and all-or-nothing report files. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("diskbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("diskbench: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_write_json(const char *path, const struct run_result *r)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int ret, fd;
+
+	if (!strcmp(path, "-")) {
+		ret = report_json(stdout, r);
+		if (fflush(stdout))
+			ret = -errno;
+		return ret;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	ret = report_json(f, r);
+	if (fflush(f) && !ret)
+		ret = -errno;
+	if (!ret && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	/* mkstemp made it 0600; a report is for sharing. */
+	if (!ret && chmod(tmp, 0644))
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}

@@ -1,0 +1,500 @@
+/* runner.c - runs one test: worker threads, ramp, timed phase, CPU cost. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_LIBNUMA
+#include <numa.h>
+#endif
+
+#include "runner.h"
+
+/* Buffers are aligned for O_DIRECT on any device we are likely to meet. */
+#define BUF_ALIGN 4096
+
+/*
+ * One worker: a thread with its own fd, engine context, request slots,
+ * buffers, offsets and histogram. Nothing in it is shared, so the hot loop
+ * takes no lock; the main thread reads the totals after join.
+ */
+struct worker {
+	pthread_t tid;
+	unsigned id;
+	const struct test_spec *spec;
+	const char *path;
+	enum target_kind kind;
+	pthread_barrier_t *barrier;
+	const uint64_t *t0;		/* common start, set by the main thread */
+
+	struct engine_ctx ctx;
+	bool engine_ready;
+	struct io_req *reqs;
+	struct io_req **freel, **batch, **done;
+	void *bufs;
+	size_t bufs_len;
+	bool bufs_numa;
+	struct wl_offsets gen;
+	uint64_t write_seq;
+
+	struct hist *lat;
+	uint64_t ops, bytes, errors;
+	int first_errno;
+	uint64_t first_error_offset;
+	uint64_t t_start, t_end;	/* measured window */
+	uint64_t cpu_user_ns, cpu_sys_ns;
+
+	int err;			/* setup failure: -errno */
+	char errmsg[200];
+};
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+static void thread_cpu(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = tv_ns(&ru.ru_utime);
+	*sys = tv_ns(&ru.ru_stime);
+}
+
+static int worker_fail(struct worker *w, int err, const char *what)
+{
+	w->err = err;
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s: %s", what, strerror(-err));
+	return err;
+}
+
+static void *buf_alloc(struct worker *w, size_t len)
+{
+	void *p = NULL;
+
+	w->bufs_len = len;
+#ifdef HAVE_LIBNUMA
+	/* Pinned workers get buffers on their own node; numa_alloc_local
+	 * returns page-aligned memory, good for O_DIRECT. */
+	if (w->spec->cpus && numa_available() >= 0) {
+		p = numa_alloc_local(len);
+		if (p) {
+			w->bufs_numa = true;
+			return p;
+		}
+	}
+#endif
+	if (posix_memalign(&p, BUF_ALIGN, len))
+		return NULL;
+	return p;
+}
+
+static void buf_free(struct worker *w)
+{
+	if (!w->bufs)
+		return;
+#ifdef HAVE_LIBNUMA
+	if (w->bufs_numa) {
+		numa_free(w->bufs, w->bufs_len);
+		w->bufs = NULL;
+		return;
+	}
+#endif
+	free(w->bufs);
+	w->bufs = NULL;
+}
+
+static void pin(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+	cpu_set_t set;
+
+	if (!s->cpus || !s->ncpus)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(s->cpus[w->id % s->ncpus], &set);
+	/* Best effort: a CPU list naming an offline CPU is caught by the CLI. */
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* Everything a worker needs before the clock starts. */
+static int worker_setup(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+	unsigned qd = s->qd;
+	uint64_t slice, base, seed;
+	int flags, ret;
+
+	pin(w);
+	w->lat = calloc(1, sizeof(*w->lat));
+	w->reqs = calloc(qd, sizeof(*w->reqs));
+	w->freel = calloc(qd, sizeof(*w->freel));
+	w->batch = calloc(qd, sizeof(*w->batch));
+	w->done = calloc(qd, sizeof(*w->done));
+	if (!w->lat || !w->reqs || !w->freel || !w->batch || !w->done)
+		return worker_fail(w, -ENOMEM, "allocating request slots");
+	hist_init(w->lat);
+
+	w->bufs = buf_alloc(w, (size_t)qd * s->bs);
+	if (!w->bufs)
+		return worker_fail(w, -ENOMEM, "allocating I/O buffers");
+
+	/* Incompressible data; reads overwrite it anyway. */
+	{
+		struct wl_rng rng;
+
+		wl_rng_seed(&rng, s->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+		wl_fill_random(w->bufs, (size_t)qd * s->bs, &rng);
+	}
+	for (unsigned i = 0; i < qd; i++) {
+		struct io_req *r = &w->reqs[i];
+
+		r->buf = (char *)w->bufs + (size_t)i * s->bs;
+		r->len = s->bs;
+		r->dir = (uint8_t)s->wl->dir;
+		r->idx = i;
+		w->freel[i] = r;
+	}
+
+	/* Sequential jobs each walk their own slice; random jobs roam the
+	 * whole working set with their own seed. */
+	if (s->wl->pattern == WL_SEQ) {
+		slice = s->size / s->jobs / s->bs * s->bs;
+		base = slice * w->id;
+		seed = s->seed;
+	} else {
+		slice = s->size;
+		base = 0;
+		seed = s->seed + w->id;
+	}
+	ret = wl_offsets_init(&w->gen, s->wl->pattern, base, slice, s->bs, seed);
+	if (ret)
+		return worker_fail(w, ret, "working set smaller than one block per job");
+
+	w->ctx.fd = -1;
+	w->ctx.qd = qd;
+	if (!(s->engine->flags & ENGINE_F_NO_IO)) {
+		flags = (s->wl->dir == IO_WRITE ? O_WRONLY : O_RDONLY) | O_CLOEXEC;
+		if (s->direct)
+			flags |= O_DIRECT;
+		w->ctx.fd = open(w->path, flags);
+		if (w->ctx.fd < 0)
+			return worker_fail(w, -errno, w->path);
+	}
+	ret = s->engine->init(&w->ctx);
+	w->engine_ready = true;
+	if (ret)
+		return worker_fail(w, ret, "engine setup");
+	return 0;
+}
+
+static void worker_teardown(struct worker *w)
+{
+	if (w->engine_ready)
+		w->spec->engine->cleanup(&w->ctx);
+	if (w->ctx.fd >= 0)
+		close(w->ctx.fd);
+	buf_free(w);
+	free(w->reqs);
+	free(w->freel);
+	free(w->batch);
+	free(w->done);
+}
+
+static void note_error(struct worker *w, const struct io_req *r)
+{
+	if (!w->errors++) {
+		w->first_errno = r->result < 0 ? (int)-r->result : EIO;
+		w->first_error_offset = r->offset;
+	}
+}
+
+/*
+ * The hot loop: refill every free slot, submit the batch, reap at least one
+ * completion, time and count it. One clock read per batch on each side:
+ * requests submitted together share a start time, and requests reaped
+ * together share an end time, which is when we learned of them.
+ */
+static void worker_loop(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+	const struct engine_ops *e = s->engine;
+	const bool is_write = s->wl->dir == IO_WRITE;
+	const unsigned qd = s->qd;
+	const uint64_t stamp_step = s->bs / 512 ? s->bs / 512 : 1;
+	uint64_t ramp_end = *w->t0 + s->ramp_ns, end = 0, now;
+	unsigned nfree = qd, inflight = 0, pending = 0, n, i;
+	bool measuring = false, stopping = false;
+	int got;
+
+	if (s->ramp_ns == 0) {
+		measuring = true;
+		w->t_start = *w->t0;
+		end = w->t_start + s->runtime_ns;
+		thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+	}
+
+	for (;;) {
+		/* Refill: everything free goes into one batch. */
+		if (!stopping) {
+			n = pending;
+			while (nfree) {
+				struct io_req *r = w->freel[--nfree];
+
+				r->offset = wl_offsets_next(&w->gen);
+				if (is_write) {
+					wl_stamp(r->buf, r->len,
+						 ((uint64_t)w->id << 48) + w->write_seq);
+					w->write_seq += stamp_step;
+				}
+				w->batch[n++] = r;
+			}
+			if (n > pending) {
+				now = clock_ns();
+				for (i = pending; i < n; i++)
+					w->batch[i]->start_ns = now;
+			}
+			if (n) {
+				got = e->submit(&w->ctx, w->batch, n);
+				if (got < 0) {
+					/* Submission itself failed: count every
+					 * request as an error and stop. */
+					for (i = 0; i < n; i++) {
+						w->batch[i]->result = got;
+						note_error(w, w->batch[i]);
+					}
+					break;
+				}
+				inflight += (unsigned)got;
+				/* Busy: keep the rest for after the reap. */
+				pending = n - (unsigned)got;
+				if (pending)
+					memmove(w->batch, w->batch + got, pending * sizeof(*w->batch));
+			}
+		}
+		if (!inflight)
+			break;
+
+		got = e->reap(&w->ctx, 1, w->done, qd);
+		now = clock_ns();
+		if (got < 0) {
+			w->errors++;
+			if (!w->first_errno)
+				w->first_errno = -got;
+			break;
+		}
+		inflight -= (unsigned)got;
+
+		if (!measuring && now >= ramp_end) {
+			measuring = true;
+			w->t_start = now;
+			end = now + s->runtime_ns;
+			thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+		}
+		for (i = 0; i < (unsigned)got; i++) {
+			struct io_req *r = w->done[i];
+
+			w->freel[nfree++] = r;
+			if (r->result != (int64_t)r->len) {
+				note_error(w, r);
+				stopping = true;
+				continue;
+			}
+			if (measuring && !w->t_end) {
+				hist_add(w->lat, now - r->start_ns);
+				w->ops++;
+			}
+		}
+		if (measuring && !w->t_end && now >= end) {
+			uint64_t u, sy;
+
+			w->t_end = now;
+			thread_cpu(&u, &sy);
+			w->cpu_user_ns = u - w->cpu_user_ns;
+			w->cpu_sys_ns = sy - w->cpu_sys_ns;
+			stopping = true;
+		}
+		if (stopping)
+			pending = 0;
+	}
+
+	if (!w->t_end) {
+		uint64_t u, sy;
+
+		/* Stopped early by an error: the window ends now. */
+		w->t_end = clock_ns();
+		if (!measuring) {
+			w->t_start = w->t_end;
+			w->cpu_user_ns = w->cpu_sys_ns = 0;
+		} else {
+			thread_cpu(&u, &sy);
+			w->cpu_user_ns = u - w->cpu_user_ns;
+			w->cpu_sys_ns = sy - w->cpu_sys_ns;
+		}
+	}
+	w->bytes = w->ops * s->bs;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	worker_setup(w);
+	/* Everyone starts together, or nobody does. */
+	pthread_barrier_wait(w->barrier);
+	pthread_barrier_wait(w->barrier);
+	if (!w->err && !*w->t0)
+		return NULL;
+	if (!w->err)
+		worker_loop(w);
+	return NULL;
+}
+
+static void merge(struct worker *ws, unsigned n, const struct test_spec *spec,
+		  struct test_result *out)
+{
+	uint64_t cpu_user = 0, cpu_sys = 0, window = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &ws[i];
+
+		hist_merge(out->lat, w->lat);
+		out->ops += w->ops;
+		out->bytes += w->bytes;
+		if (w->errors && !out->errors) {
+			out->first_errno = w->first_errno;
+			out->first_error_offset = w->first_error_offset;
+		}
+		out->errors += w->errors;
+		cpu_user += w->cpu_user_ns;
+		cpu_sys += w->cpu_sys_ns;
+		if (w->t_end - w->t_start > window)
+			window = w->t_end - w->t_start;
+	}
+	out->runtime_ns = window;
+	if (window) {
+		out->cpu_user_pct = 100.0 * (double)cpu_user / (double)window;
+		out->cpu_sys_pct = 100.0 * (double)cpu_sys / (double)window;
+	}
+	if (out->ops)
+		out->usec_per_op = (double)(cpu_user + cpu_sys) / 1000.0 / (double)out->ops;
+	(void)spec;
+}
+
+/* Sleep until the monotonic clock reads t (ns). */
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
+			       .tv_nsec = (long)(t % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
+	       struct test_result *out, char *err, size_t errlen)
+{
+	struct dev_counters c0 = { 0 }, c1 = { 0 };
+	struct worker *ws;
+	pthread_barrier_t barrier;
+	uint64_t t0 = 0;
+	unsigned n = spec->jobs, started = 0, i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->lat = calloc(1, sizeof(*out->lat));
+	ws = calloc(n, sizeof(*ws));
+	if (!out->lat || !ws) {
+		free(ws);
+		free(out->lat);
+		out->lat = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	hist_init(out->lat);
+	out->workload = spec->wl->name;
+	out->engine = spec->engine->name;
+	out->bs = spec->bs;
+	out->qd = spec->qd;
+	out->jobs = spec->jobs;
+	out->direct = spec->direct;
+	out->random = spec->wl->pattern == WL_RAND;
+	out->is_write = spec->wl->dir == IO_WRITE;
+	out->ramp_ns = spec->ramp_ns;
+	out->size = spec->size;
+
+	pthread_barrier_init(&barrier, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		ws[i].id = i;
+		ws[i].spec = spec;
+		ws[i].path = path;
+		ws[i].kind = ti->kind;
+		ws[i].barrier = &barrier;
+		ws[i].t0 = &t0;
+		ws[i].ctx.fd = -1;
+		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) {
+			ret = -EAGAIN;
+			snprintf(err, errlen, "cannot start worker thread %u", i);
+			break;
+		}
+		started++;
+	}
+	if (started < n) {
+		/* The barrier counts n + 1: stand in for the missing threads
+		 * by cancelling the whole test. Threads that did start are
+		 * parked on the barrier; there is no portable way to release
+		 * them short of meeting the count, so we do. */
+		for (i = started; i < n; i++)
+			ws[i].err = -EAGAIN;
+	}
+	if (started == n) {
+		pthread_barrier_wait(&barrier);	/* all set up */
+		for (i = 0; i < n; i++) {
+			if (ws[i].err && !ret) {
+				ret = ws[i].err;
+				snprintf(err, errlen, "%s", ws[i].errmsg);
+			}
+		}
+		if (!ret)
+			t0 = clock_ns();
+		pthread_barrier_wait(&barrier);	/* go (t0 != 0) or give up */
+		if (!ret && !(spec->engine->flags & ENGINE_F_NO_IO)) {
+			/* The workers' measured windows start at the first
+			 * completion after the ramp: within one I/O of this. */
+			sleep_until(t0 + spec->ramp_ns);
+			target_dev_counters(ti, &c0);
+			sleep_until(t0 + spec->ramp_ns + spec->runtime_ns);
+			target_dev_counters(ti, &c1);
+		}
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(ws[i].tid, NULL);
+	pthread_barrier_destroy(&barrier);
+
+	if (!ret) {
+		merge(ws, n, spec, out);
+		out->dev_valid = c0.valid && c1.valid;
+		if (out->dev_valid) {
+			out->dev_read_bytes = c1.read_bytes - c0.read_bytes;
+			out->dev_write_bytes = c1.write_bytes - c0.write_bytes;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		worker_teardown(&ws[i]);
+		free(ws[i].lat);
+	}
+	free(ws);
+	if (ret) {
+		free(out->lat);
+		out->lat = NULL;
+		return ret;
+	}
+	result_finish(out);
+	return 0;
+}
