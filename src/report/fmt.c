@@ -1,0 +1,77 @@
+/* fmt.c - human-readable latencies and counts shared by the renderers. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/*
+ * Decimals that show x (>= 1, < 999.5) with 3 significant digits. The
+ * thresholds are the midpoints where printf's rounding would add a digit
+ * ("9.996" -> "10.00"), so the output never grows to 4 digits.
+ */
+static int sig3_decimals(double x)
+{
+	if (x < 9.995)
+		return 2;
+	if (x < 99.95)
+		return 1;
+	return 0;
+}
+
+const char *report_fmt_ns(double ns, char *buf, size_t len)
+{
+	static const char *const units[] = { "us", "ms", "s" };
+	unsigned u;
+	double x;
+
+	if (!len)
+		return buf;
+	if (isnan(ns) || isinf(ns) || ns < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	/* Below a microsecond the clock itself costs tens of ns: no decimals. */
+	if (ns < 999.5) {
+		snprintf(buf, len, "%.0fns", ns);
+		return buf;
+	}
+	x = ns / 1000;
+	for (u = 0; u < 2 && x >= 999.5; u++)
+		x /= 1000;
+	if (x >= 999.5)		/* seconds do not grow into ks */
+		snprintf(buf, len, "%.0f%s", x, units[u]);
+	else
+		snprintf(buf, len, "%.*f%s", sig3_decimals(x), x, units[u]);
+	return buf;
+}
+
+const char *report_fmt_count(double v, char *buf, size_t len)
+{
+	static const char *const units[] = { "k", "M", "G", "T", "P", "E" };
+	unsigned u;
+	double x;
+
+	if (!len)
+		return buf;
+	if (isnan(v) || isinf(v) || v < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (v < 999.5) {
+		if (v == (double)(unsigned)v)
+			snprintf(buf, len, "%u", (unsigned)v);
+		else if (v < 1)
+			snprintf(buf, len, "%.3g", v);
+		else
+			snprintf(buf, len, "%.*f", sig3_decimals(v), v);
+		return buf;
+	}
+	x = v / 1000;
+	for (u = 0; u < 5 && x >= 999.5; u++)
+		x /= 1000;
+	if (x >= 999.5)
+		snprintf(buf, len, "%.0f%s", x, units[u]);
+	else
+		snprintf(buf, len, "%.*f%s", sig3_decimals(x), x, units[u]);
+	return buf;
+}

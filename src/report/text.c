@@ -1,0 +1,503 @@
+/* text.c - the human report: run header, one table row per test, notes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "report.h"
+
+#define TEXT_WIDTH 100
+
+/* A fixed char array as "%.*s" arguments: never read past the array. */
+#define FLD(arr) (int)sizeof(arr), (arr)
+
+/* ---- a line writer that wraps lists of items at TEXT_WIDTH --------------- */
+
+struct tw {
+	FILE *f;
+	unsigned col;		/* bytes on the current line */
+	unsigned indent;	/* where continuation lines start */
+	int err;		/* first write error, -errno */
+};
+
+static void tw_putc(struct tw *w, int c)
+{
+	if (w->err)
+		return;
+	errno = 0;
+	if (putc(c, w->f) == EOF)
+		w->err = errno ? -errno : -EIO;
+}
+
+static void tw_bytes(struct tw *w, const char *s, size_t n)
+{
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		/* A label or path must not move the cursor or send escape
+		 * sequences to the reader's terminal. */
+		tw_putc(w, c < 0x20 || c == 0x7f ? '?' : c);
+	}
+	w->col += (unsigned)n;
+}
+
+static void tw_pad(struct tw *w, unsigned n)
+{
+	while (n--)
+		tw_bytes(w, " ", 1);
+}
+
+static void tw_nl(struct tw *w)
+{
+	tw_putc(w, '\n');
+	w->col = 0;
+}
+
+/* Start a line with prefix; continuation lines align under what follows. */
+static void tw_start(struct tw *w, const char *prefix)
+{
+	tw_bytes(w, prefix, strlen(prefix));
+	w->indent = w->col;
+}
+
+/*
+ * Append one item of a list, preceded by sep unless it opens the line. An
+ * item that does not fit goes to the next line, leaving sep's visible part
+ * (a comma) behind; room for that is reserved on every line. An item wider
+ * than a whole line (a long path) is cut at UTF-8 character boundaries.
+ */
+static void tw_item(struct tw *w, const char *sep, const char *s, size_t n)
+{
+	size_t seplen = strlen(sep), vis = seplen, cut;
+	unsigned lim;
+
+	while (vis && sep[vis - 1] == ' ')
+		vis--;
+	lim = TEXT_WIDTH - (unsigned)vis;
+	if (w->col > w->indent) {
+		if (w->col + seplen + n > lim) {
+			tw_bytes(w, sep, vis);
+			tw_nl(w);
+			tw_pad(w, w->indent);
+		} else {
+			tw_bytes(w, sep, seplen);
+		}
+	}
+	while (w->col + n > lim && w->col < lim) {
+		cut = lim - w->col;
+		while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+			cut--;
+		if (!cut)
+			cut = lim - w->col;
+		tw_bytes(w, s, cut);
+		tw_nl(w);
+		tw_pad(w, w->indent);
+		s += cut;
+		n -= cut;
+	}
+	tw_bytes(w, s, n);
+}
+
+static void tw_itemf(struct tw *w, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void tw_itemf(struct tw *w, const char *sep, const char *fmt, ...)
+{
+	char b[PATH_MAX + 256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	tw_item(w, sep, b, strnlen(b, sizeof(b)));
+}
+
+/* Running text, wrapped at white space (a newline in it is just a space). */
+static void tw_words(struct tw *w, const char *s)
+{
+	static const char ws[] = " \t\n\r";
+	size_t n;
+
+	for (;;) {
+		s += strspn(s, ws);
+		if (!*s)
+			break;
+		n = strcspn(s, ws);
+		tw_item(w, " ", s, n);
+		s += n;
+	}
+}
+
+/* A sentence on its own wrapped line(s), continuation indented by indent. */
+static void tw_line(struct tw *w, const char *prefix, unsigned indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void tw_line(struct tw *w, const char *prefix, unsigned indent, const char *fmt, ...)
+{
+	char b[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	tw_start(w, prefix);
+	if (indent)
+		w->indent = indent;
+	tw_words(w, b);
+	tw_nl(w);
+}
+
+/* ---- number formats -------------------------------------------------------- */
+
+/* x with 3 significant digits, no exponent, plain digits from 100 up. */
+static const char *fmt_dec3(double x, char *buf, size_t len)
+{
+	if (isnan(x) || isinf(x))
+		snprintf(buf, len, "-");
+	else if (x >= 99.95 || x == 0)
+		snprintf(buf, len, "%.0f", x);
+	else if (x >= 9.995)
+		snprintf(buf, len, "%.1f", x);
+	else
+		snprintf(buf, len, "%.2f", x);
+	return buf;
+}
+
+static const char *fmt_mb(uint64_t bytes, char *buf, size_t len)
+{
+	return fmt_dec3((double)bytes / 1e6, buf, len);
+}
+
+/* Capacities in binary units, as tools like lsblk and free show them. */
+static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double x = (double)bytes;
+	char num[32];
+	unsigned u;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+		return buf;
+	}
+	x /= 1024;
+	for (u = 0; u < 5 && x >= 1023.5; u++)
+		x /= 1024;
+	snprintf(buf, len, "%s %s", fmt_dec3(x, num, sizeof(num)), units[u]);
+	return buf;
+}
+
+/* ---- header ----------------------------------------------------------------- */
+
+static void text_header(struct tw *w, const struct run_result *r)
+{
+	const struct host_info *h = &r->host;
+	const struct target_info *t = &r->target;
+	const struct setting *s;
+	char b[64];
+	unsigned i;
+
+	tw_start(w, "");
+	tw_itemf(w, "  ", "diskbench %s", r->tool_version ? r->tool_version : "(unknown version)");
+	if (r->started_at[0])
+		tw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
+	if (r->label[0])
+		tw_itemf(w, "  ", "label: %.*s", FLD(r->label));
+	tw_nl(w);
+
+	tw_start(w, "host:     ");
+	if (h->hostname[0])
+		tw_itemf(w, ", ", "%.*s", FLD(h->hostname));
+	else
+		tw_itemf(w, ", ", "(unknown hostname)");
+	if (h->kernel[0])
+		tw_itemf(w, ", ", "kernel %.*s", FLD(h->kernel));
+	if (h->cpu_model[0])
+		tw_itemf(w, ", ", "%.*s", FLD(h->cpu_model));
+	if (h->cpus)
+		tw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
+	if (h->memory_bytes)
+		tw_itemf(w, ", ", "%s memory", fmt_capacity(h->memory_bytes, b, sizeof(b)));
+	tw_nl(w);
+
+	tw_start(w, "target:   ");
+	tw_itemf(w, ", ", "%.*s", FLD(t->path));
+	if (t->resolved[0] && strncmp(t->resolved, t->path, sizeof(t->path)))
+		tw_itemf(w, ", ", "resolved %.*s", FLD(t->resolved));
+	tw_itemf(w, ", ", "%s", t->kind == TARGET_BLOCK ? "block device" :
+		 t->kind == TARGET_FILE ? "file" : "directory");
+	if (t->device[0])
+		tw_itemf(w, ", ", "device %.*s", FLD(t->device));
+	if (t->model[0])
+		tw_itemf(w, ", ", "model %.*s", FLD(t->model));
+	if (t->kind != TARGET_BLOCK && t->fs_type[0]) {
+		if (t->mount_point[0])
+			tw_itemf(w, ", ", "%.*s on %.*s", FLD(t->fs_type), FLD(t->mount_point));
+		else
+			tw_itemf(w, ", ", "%.*s", FLD(t->fs_type));
+		if (t->mount_options[0])
+			tw_itemf(w, ", ", "(%.*s)", FLD(t->mount_options));
+	}
+	if (t->size_bytes)
+		tw_itemf(w, ", ", "size %s", fmt_capacity(t->size_bytes, b, sizeof(b)));
+	if (t->kind == TARGET_DIR && t->free_bytes)
+		tw_itemf(w, ", ", "free %s", fmt_capacity(t->free_bytes, b, sizeof(b)));
+	if (t->rotational >= 0)
+		tw_itemf(w, ", ", "rotational %s", t->rotational ? "yes" : "no");
+	if (t->scheduler[0])
+		tw_itemf(w, ", ", "scheduler %.*s", FLD(t->scheduler));
+	if (t->read_ahead_kb >= 0)
+		tw_itemf(w, ", ", "read_ahead_kb %d", t->read_ahead_kb);
+	if (t->nr_requests >= 0)
+		tw_itemf(w, ", ", "nr_requests %d", t->nr_requests);
+	tw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
+		 t->logical_block_size, t->physical_block_size);
+	tw_nl(w);
+
+	if (!r->nsettings)
+		return;
+	tw_start(w, "settings: ");
+	for (i = 0; i < r->nsettings && i < RESULT_MAX_SETTINGS; i++) {
+		s = &r->settings[i];
+		/* Quote what would not read back as one word. */
+		if (!s->value[0] || strpbrk(s->value, " \t"))
+			tw_itemf(w, " ", "%.*s=\"%.*s\"", FLD(s->key), FLD(s->value));
+		else
+			tw_itemf(w, " ", "%.*s=%.*s", FLD(s->key), FLD(s->value));
+	}
+	tw_nl(w);
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+enum {
+	C_NAME, C_ENGINE, C_BS, C_QD, C_JOBS, C_IOPS, C_MBS,
+	C_P50, C_P99, C_P999, C_MAX, C_CPU, NCOL
+};
+
+static const char *const col_head[NCOL] = {
+	"test", "engine", "bs", "qd", "jobs", "IOPS", "MB/s",
+	"p50", "p99", "p99.9", "max", "CPU%",
+};
+
+struct row {
+	char c[NCOL][72];
+};
+
+static int pct_index(const char *key)
+{
+	int i;
+
+	for (i = 0; i < RESULT_NPCT; i++)
+		if (!strcmp(result_pct_keys[i], key))
+			return i;
+	return -1;
+}
+
+static void fmt_pct(const struct test_result *t, bool has_lat, const char *key,
+		    char *buf, size_t len)
+{
+	int i = pct_index(key);
+
+	if (!has_lat || i < 0)
+		snprintf(buf, len, "-");
+	else
+		report_fmt_ns((double)t->lat_sum.pct[i], buf, len);
+}
+
+static void text_row(const struct test_result *t, struct row *row)
+{
+	bool has_lat = t->lat ? t->lat->n > 0 : t->ops > 0;
+	double cpu = t->cpu_user_pct + t->cpu_sys_pct;
+	const size_t L = sizeof(row->c[0]);
+
+	snprintf(row->c[C_NAME], L, "%.*s", FLD(t->name));
+	snprintf(row->c[C_ENGINE], L, "%s", t->engine ? t->engine : "-");
+	format_size(t->bs, row->c[C_BS], L);
+	snprintf(row->c[C_QD], L, "%" PRIu32, t->qd);
+	snprintf(row->c[C_JOBS], L, "%" PRIu32, t->jobs);
+	report_fmt_count(t->iops, row->c[C_IOPS], L);
+	fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
+	fmt_pct(t, has_lat, "50", row->c[C_P50], L);
+	fmt_pct(t, has_lat, "99", row->c[C_P99], L);
+	fmt_pct(t, has_lat, "99.9", row->c[C_P999], L);
+	if (has_lat)
+		report_fmt_ns((double)t->lat_sum.max, row->c[C_MAX], L);
+	else
+		snprintf(row->c[C_MAX], L, "-");
+	if (isnan(cpu) || isinf(cpu))
+		snprintf(row->c[C_CPU], L, "-");
+	else
+		snprintf(row->c[C_CPU], L, "%.1f", cpu);
+}
+
+static void text_cells(struct tw *w, const char *const cell[NCOL], const unsigned width[NCOL],
+		       unsigned gap)
+{
+	unsigned i, n;
+
+	for (i = 0; i < NCOL; i++) {
+		n = (unsigned)strlen(cell[i]);
+		if (i)
+			tw_pad(w, gap);
+		if (i == C_NAME || i == C_ENGINE) {	/* words left, numbers right */
+			tw_bytes(w, cell[i], n);
+			if (i < NCOL - 1 && n < width[i])
+				tw_pad(w, width[i] - n);
+		} else {
+			if (n < width[i])
+				tw_pad(w, width[i] - n);
+			tw_bytes(w, cell[i], n);
+		}
+	}
+	tw_nl(w);
+}
+
+static void text_table(struct tw *w, const struct run_result *r)
+{
+	unsigned width[NCOL], rest, avail, fit, gap, i, k, n;
+	const char *cell[NCOL];
+	char rule[NCOL][TEXT_WIDTH + 1];
+	struct row row;
+
+	for (k = 0; k < NCOL; k++)
+		width[k] = (unsigned)strlen(col_head[k]);
+	for (i = 0; i < r->ntests; i++) {
+		text_row(&r->tests[i], &row);
+		for (k = 0; k < NCOL; k++)
+			if (strlen(row.c[k]) > width[k])
+				width[k] = (unsigned)strlen(row.c[k]);
+	}
+
+	/*
+	 * Two spaces between columns when they fit, else one. When even then
+	 * the longest test name does not fit, the name column gets the widest
+	 * name that does, and longer names get a line of their own above their
+	 * row (better than cutting what tells the tests apart).
+	 */
+	for (rest = 0, k = 0; k < NCOL; k++)
+		if (k != C_NAME)
+			rest += width[k];
+	for (gap = 2; gap >= 1; gap--)
+		if (rest + gap * (NCOL - 1) + width[C_NAME] <= TEXT_WIDTH)
+			break;
+	if (!gap) {
+		gap = 2;
+		avail = rest + gap * (NCOL - 1) < TEXT_WIDTH ? TEXT_WIDTH - rest - gap * (NCOL - 1) : 0;
+		fit = (unsigned)strlen(col_head[C_NAME]);
+		for (i = 0; i < r->ntests; i++) {
+			n = (unsigned)strnlen(r->tests[i].name, sizeof(r->tests[i].name));
+			if (n <= avail && n > fit)
+				fit = n;
+		}
+		width[C_NAME] = fit;
+	}
+
+	for (k = 0; k < NCOL; k++) {
+		cell[k] = col_head[k];
+		memset(rule[k], '-', width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH);
+		rule[k][width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH] = '\0';
+	}
+	text_cells(w, cell, width, gap);
+	for (k = 0; k < NCOL; k++)
+		cell[k] = rule[k];
+	text_cells(w, cell, width, gap);
+
+	for (i = 0; i < r->ntests; i++) {
+		text_row(&r->tests[i], &row);
+		for (k = 0; k < NCOL; k++)
+			cell[k] = row.c[k];
+		if (strlen(row.c[C_NAME]) > width[C_NAME]) {
+			tw_start(w, "");
+			tw_item(w, "", row.c[C_NAME], strlen(row.c[C_NAME]));
+			tw_nl(w);
+			cell[C_NAME] = "";
+		}
+		text_cells(w, cell, width, gap);
+	}
+}
+
+/* ---- notes, footer, warnings ---------------------------------------------- */
+
+static bool has_notes(const struct test_result *t)
+{
+	return !t->direct || t->cached || t->dev_valid || t->errors;
+}
+
+static void text_notes(struct tw *w, const struct test_result *t)
+{
+	char a[32], b[32];
+
+	if (!t->direct)
+		tw_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
+	if (t->cached)
+		tw_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read from "
+			"device for %s MB requested)", FLD(t->name),
+			fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+	if (t->dev_valid)
+		tw_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
+			fmt_mb(t->dev_read_bytes, a, sizeof(a)),
+			fmt_mb(t->dev_write_bytes, b, sizeof(b)));
+	if (t->errors && t->first_errno)
+		tw_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
+			FLD(t->name), t->errors, strerror(t->first_errno),
+			t->first_error_offset);
+	else if (t->errors)	/* errno 0: the op completed short */
+		tw_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: short transfer at offset %"
+			PRIu64 ")", FLD(t->name), t->errors, t->first_error_offset);
+}
+
+int report_text(FILE *f, const struct run_result *r)
+{
+	struct tw w = { .f = f };
+	bool notes = false;
+	char b[32];
+	unsigned i;
+
+	text_header(&w, r);
+	tw_nl(&w);
+
+	if (r->ntests)
+		text_table(&w, r);
+	else
+		tw_line(&w, "", 0, "no tests were run");
+
+	for (i = 0; i < r->ntests; i++)
+		notes |= has_notes(&r->tests[i]);
+	if (notes) {
+		tw_nl(&w);
+		tw_line(&w, "", 0, "notes:");
+		for (i = 0; i < r->ntests; i++)
+			text_notes(&w, &r->tests[i]);
+	}
+
+	tw_nl(&w);
+	tw_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
+		"clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
+
+	for (i = 0; i < r->nwarnings; i++) {
+		tw_start(&w, "warning: ");
+		tw_words(&w, r->warnings[i] ? r->warnings[i] : "");
+		tw_nl(&w);
+	}
+
+	/* Buffered stdio may only fail at flush time (ENOSPC, EPIPE). */
+	if (!w.err) {
+		errno = 0;
+		if (fflush(f) == EOF)
+			w.err = errno ? -errno : -EIO;
+		else if (ferror(f))
+			w.err = -EIO;
+	}
+	return w.err;
+}
