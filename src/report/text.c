@@ -393,7 +393,8 @@ static void text_table(struct tw *w, const struct run_result *r)
 			break;
 	if (!gap) {
 		gap = 2;
-		avail = rest + gap * (NCOL - 1) < TEXT_WIDTH ? TEXT_WIDTH - rest - gap * (NCOL - 1) : 0;
+		rest += gap * (NCOL - 1);
+		avail = rest < TEXT_WIDTH ? TEXT_WIDTH - rest : 0;
 		fit = (unsigned)strlen(col_head[C_NAME]);
 		for (i = 0; i < r->ntests; i++) {
 			n = (unsigned)strnlen(r->tests[i].name, sizeof(r->tests[i].name));
