@@ -82,21 +82,30 @@ void opts_defaults(struct settings *s)
 	s->direct = 1;
 }
 
-static const char *kind_hint(enum opt_kind k)
+/* What a value of this kind is, and an example, for error messages. */
+static void kind_hint(enum opt_kind k, const char **noun, const char **hint)
 {
+	*hint = "";
 	switch (k) {
 	case OPT_SIZE:
 	case OPT_SIZE_LIST:
-		return "size (use e.g. 4k, 256k, 1m, 1g; k/m/g/t are powers of 1024)";
+		*noun = "size";
+		*hint = " (use e.g. 4k, 256k, 1m, 1g; k/m/g/t are powers of 1024)";
+		break;
 	case OPT_DURATION:
-		return "duration (use e.g. 500ms, 5s, 2m)";
+		*noun = "duration";
+		*hint = " (use e.g. 500ms, 5s, 2m)";
+		break;
 	case OPT_COUNT:
 	case OPT_COUNT_LIST:
-		return "number";
+		*noun = "number";
+		break;
 	case OPT_CPU_LIST:
-		return "CPU list (use e.g. 0-3,6)";
+		*noun = "CPU list";
+		*hint = " (use e.g. 0-3,6)";
+		break;
 	default:
-		return "value";
+		*noun = "value";
 	}
 }
 
@@ -143,7 +152,10 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 		break;
 	}
 	if (ret == -EINVAL) {
-		snprintf(err, errlen, "--%s: invalid %s: '%s'", o->name, kind_hint(o->kind), val);
+		const char *noun, *hint;
+
+		kind_hint(o->kind, &noun, &hint);
+		snprintf(err, errlen, "--%s: invalid %s '%s'%s", o->name, noun, val, hint);
 		return ret;
 	}
 	if (ret < 0) {

@@ -1,0 +1,29 @@
+#!/bin/bash
+# json.sh - --json - puts exactly one JSON document on stdout and nothing else;
+# --json FILE is written whole, with no temporary file left; --quiet is quiet.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+make_tmpdir /var/tmp
+CHECK="python3 $srcdir/tests/cli/check_json.py"
+args=(--test rand-read,seq-write --bs 4k --qd 2 --runtime 100ms --ramp 0 --size 8m)
+
+"$DISKBENCH" "${args[@]}" --label 'quote " and \ backslash' --json - "$TMP_DIR" \
+	>"$TMP_DIR/out.json" 2>"$TMP_DIR/err" || fail "--json -: exit $?"
+$CHECK "$TMP_DIR/out.json" --tests 2 || fail "--json - is not a sane document"
+[ "$(json "$TMP_DIR/out.json" 'd["label"]')" = 'quote " and \ backslash' ] || fail "label escaping"
+grep -q "IOPS" "$TMP_DIR/out.json" && fail "text table mixed into --json - output"
+
+"$DISKBENCH" "${args[@]}" --json "$TMP_DIR/r.json" "$TMP_DIR" >"$TMP_DIR/text" ||
+	fail "--json FILE: exit $?"
+$CHECK "$TMP_DIR/r.json" --tests 2 || fail "--json FILE is not a sane document"
+grep -q "rand-read 4k qd2" "$TMP_DIR/text" || fail "text table missing on stdout"
+awk 'length($0) > 100 { bad = 1 } END { exit bad }' "$TMP_DIR/text" ||
+	fail "text report wider than 100 columns"
+ls "$TMP_DIR"/r.json.* >/dev/null 2>&1 && fail "temporary JSON file left behind"
+[ "$(json "$TMP_DIR/r.json" 'd["settings"]["seed"]')" = 42 ] || fail "settings.seed"
+
+out=$("$DISKBENCH" "${args[@]}" --quiet "$TMP_DIR") || fail "--quiet: exit $?"
+[ -z "$out" ] || fail "--quiet printed: $out"
+echo "ok"

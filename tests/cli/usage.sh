@@ -1,0 +1,59 @@
+#!/bin/bash
+# usage.sh - bad input gets one clear line naming the option, exit 2, and
+# leaves nothing behind; --help and --version work.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+make_tmpdir /tmp
+cd "$TMP_DIR" || fail "cd"
+
+# expect_usage PATTERN ARGS...: exit 2, stderr names PATTERN, no scratch dir.
+expect_usage()
+{
+	local pat=$1 out rc
+	shift
+	out=$("$DISKBENCH" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2 ($out)"
+	printf '%s' "$out" | grep -q -- "$pat" || fail "'$*': message '$out' does not say '$pat'"
+	[ "$(printf '%s\n' "$out" | grep -c '^diskbench:')" -eq 1 ] ||
+		fail "'$*': want one error line, got: $out"
+	ls -d diskbench.* >/dev/null 2>&1 && fail "'$*': left a scratch directory"
+	return 0
+}
+
+expect_usage "--bs: invalid size '4q'" --bs 4q .
+expect_usage "--bs" --bs 4k,,1m .
+expect_usage "--bs: block size out of range" --bs 128 .
+expect_usage "--runtime: invalid duration '5x'" --runtime 5x .
+expect_usage "--runtime" --runtime -1s .
+expect_usage "--qd: value out of range: '0'" --qd 0 .
+expect_usage "--jobs: invalid number 'abc'" --jobs abc .
+expect_usage "--size: value out of range" --size 18446744073709551616 .
+expect_usage "--size: invalid size" --size 1.3b .
+expect_usage "--seed: invalid number" --seed 0x10 .
+expect_usage "--cpus: invalid CPU list" --cpus 3-1 .
+expect_usage "--engine: unknown engine 'nope'" --engine nope .
+expect_usage "--test: unknown test 'nope'" --test nope .
+expect_usage "--test: empty name" --test seq-read, .
+expect_usage "unknown option '--frobnicate'" --frobnicate .
+expect_usage "needs a value" --bs
+expect_usage "unexpected argument 'b'" a b
+expect_usage "no such file or directory" "$TMP_DIR/does-not-exist"
+expect_usage "character device" /dev/null
+mkfifo fifo
+expect_usage "FIFO" fifo
+expect_usage "--json: cannot write" --json /nonexistent-dir/x.json .
+expect_usage "not a multiple of the target's logical block size" --bs 1000 --test rand-read .
+expect_usage "--buffered: the libaio engine only works with O_DIRECT" --engine libaio --buffered .
+rm -f fifo
+
+"$DISKBENCH" --help | grep -q "^usage: diskbench" || fail "--help"
+"$DISKBENCH" run --help | grep -q -- "--runtime" || fail "run --help"
+"$DISKBENCH" --version | grep -q "^diskbench [0-9]" || fail "--version"
+"$DISKBENCH" list engines | grep -q "^null *yes" || fail "list engines: null must work"
+"$DISKBENCH" list tests | grep -q "^rand-read" || fail "list tests"
+"$DISKBENCH" list bogus >/dev/null 2>&1
+[ $? -eq 2 ] || fail "list bogus: want exit 2"
+[ -z "$(ls -A)" ] || fail "left files behind: $(ls -A)"
+echo "ok"
