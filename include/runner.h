@@ -26,6 +26,12 @@ struct test_spec {
 	uint64_t seed;
 	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
 	unsigned ncpus;
+	/* Optional: called about twice a second from the runner's own thread
+	 * (never from a worker) with the time since the start, the planned
+	 * total (ramp + runtime) and the ops and bytes measured so far. */
+	void (*progress)(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uint64_t ops,
+			 uint64_t bytes);
+	void *progress_arg;
 };
 
 /*

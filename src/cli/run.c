@@ -326,6 +326,34 @@ static void spec_name(const struct test_spec *t, char *buf, size_t len)
 		snprintf(buf, len, "%s %s qd%u", t->wl->name, bs, t->qd);
 }
 
+/* Live progress on a terminal: one line, rewritten in place. */
+struct progress_state {
+	const char *name;
+	unsigned idx, total;
+	uint64_t last_ns, last_ops, last_bytes;
+};
+
+static void show_progress(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uint64_t ops,
+			  uint64_t bytes)
+{
+	struct progress_state *p = arg;
+	double dt = (double)(elapsed_ns - p->last_ns) / 1e9;
+	char iops[32];
+
+	if (!ops) {
+		fprintf(stderr, "\r\033[K[%u/%u] %s  %.1fs / %.1fs  ramp", p->idx, p->total,
+			p->name, (double)elapsed_ns / 1e9, (double)total_ns / 1e9);
+	} else if (dt > 0) {
+		report_fmt_count((double)(ops - p->last_ops) / dt, iops, sizeof(iops));
+		fprintf(stderr, "\r\033[K[%u/%u] %s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->idx,
+			p->total, p->name, (double)elapsed_ns / 1e9, (double)total_ns / 1e9, iops,
+			(double)(bytes - p->last_bytes) / dt / 1e6);
+	}
+	p->last_ns = elapsed_ns;
+	p->last_ops = ops;
+	p->last_bytes = bytes;
+}
+
 static void now_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -425,7 +453,7 @@ int cmd_run(int argc, char **argv)
 		}
 		progress = isatty(STDERR_FILENO) && !s.quiet;
 		if (progress)
-			fprintf(stderr, "laying out %" PRIu64 " MiB in %s ...\n", size >> 20,
+			fprintf(stderr, "laying out %" PRIu64 " MiB in %s ...", size >> 20,
 				scratch);
 		ret = target_layout(data, size, 1u << 20, s.seed);
 		if (ret) {
@@ -457,17 +485,26 @@ int cmd_run(int argc, char **argv)
 
 	progress = isatty(STDERR_FILENO) && !s.quiet;
 	for (unsigned i = 0; i < plan.n; i++) {
-		const struct test_spec *t = &plan.specs[i];
+		struct test_spec *t = &plan.specs[i];
 		struct test_result tr;
+		struct progress_state ps = { 0 };
 		char name[64];
 
 		spec_name(t, name, sizeof(name));
-		if (progress)
-			fprintf(stderr, "[%u/%u] %s ...\n", i + 1, plan.n, name);
+		if (progress) {
+			ps.name = name;
+			ps.idx = i + 1;
+			ps.total = plan.n;
+			t->progress = show_progress;
+			t->progress_arg = &ps;
+			fprintf(stderr, "\r\033[K[%u/%u] %s", i + 1, plan.n, name);
+		}
 		if (!t->direct && !(e->flags & ENGINE_F_NO_IO))
 			drop_cache(path, ti.kind, &r);
 		ret = runner_run(t, path, &ti, &tr, err, sizeof(err));
 		if (ret) {
+			if (progress)
+				fputc('\n', stderr);
 			cli_error("%s: %s", name, err);
 			status = EXIT_RUNTIME;
 			break;
@@ -490,6 +527,8 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	target_scratch_cleanup();
+	if (progress)
+		fprintf(stderr, "\r\033[K");
 
 	for (unsigned i = 0; i < r.nwarnings; i++)
 		cli_warn("%s", r.warnings[i]);

@@ -308,7 +308,9 @@ static void worker_loop(struct worker *w)
 			}
 			if (measuring && !w->t_end) {
 				hist_add(w->lat, now - r->start_ns);
-				w->ops++;
+				/* Relaxed store: a plain add on x86, yet the
+				 * progress reader sees a whole value. */
+				__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
 			}
 		}
 		if (measuring && !w->t_end && now >= end) {
@@ -397,6 +399,25 @@ static void sleep_until(uint64_t t)
 		;
 }
 
+/* Sleep until t, calling spec->progress every 500 ms on the way. */
+static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsigned n,
+			   uint64_t t0, uint64_t t)
+{
+	const uint64_t step = 500000000u;
+	uint64_t now = clock_ns(), ops;
+
+	while (spec->progress && now + step < t) {
+		sleep_until(now + step);
+		now = clock_ns();
+		ops = 0;
+		for (unsigned i = 0; i < n; i++)
+			ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
+		spec->progress(spec->progress_arg, now - t0, spec->ramp_ns + spec->runtime_ns,
+			       ops, ops * spec->bs);
+	}
+	sleep_until(t);
+}
+
 int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
 	       struct test_result *out, char *err, size_t errlen)
 {
@@ -467,9 +488,9 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 		if (!ret && !(spec->engine->flags & ENGINE_F_NO_IO)) {
 			/* The workers' measured windows start at the first
 			 * completion after the ramp: within one I/O of this. */
-			sleep_until(t0 + spec->ramp_ns);
+			wait_reporting(spec, ws, n, t0, t0 + spec->ramp_ns);
 			target_dev_counters(ti, &c0);
-			sleep_until(t0 + spec->ramp_ns + spec->runtime_ns);
+			wait_reporting(spec, ws, n, t0, t0 + spec->ramp_ns + spec->runtime_ns);
 			target_dev_counters(ti, &c1);
 		}
 	}
