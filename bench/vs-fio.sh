@@ -1,0 +1,204 @@
+#!/bin/bash
+# vs-fio.sh - diskbench against fio on the same devices: IOPS and CPU cost per operation.
+#
+# Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5s] [RAMP=1s] [TARGETS="shm disk"]
+#               [DISKDIR=/var/tmp] [RESULTS=file.tsv] bench/vs-fio.sh
+#
+# Targets, made here and removed on exit:
+#   shm   a loop device on a 1 GiB image in /dev/shm: the device costs almost
+#         nothing, so the tools' own overhead shows;
+#   disk  a loop device (direct I/O to its backing file) on a 1 GiB image in a
+#         private directory under DISKDIR, written with random data first so
+#         that reads hit allocated blocks.
+# Cases, all O_DIRECT and time-based; fio keeps its defaults otherwise:
+#   4k randread io_uring QD32, 4k randread sync QD1 (fio psync),
+#   4k randread libaio QD32, 1m seqread io_uring QD8.
+# Every round runs each case with both tools back to back, and who goes first
+# alternates between rounds. Both get the same ramp.
+#
+# CPU per op, two ways:
+#   tool  what the tool reports: diskbench cpu.usec_per_op; fio
+#         (usr_cpu + sys_cpu) / 100 x job runtime / ops
+#   ext   the same yardstick for both: user + sys of the whole process tree
+#         from /usr/bin/time, divided by IOPS x (ramp + runtime); it includes
+#         start-up, option parsing, device probing and the ramp.
+# Output: one table per target and case with medians and diskbench/fio ratios.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../tests/cli/lib.sh"
+
+ROUNDS=${ROUNDS:-5}
+RUNTIME=${RUNTIME:-5s}
+RAMP=${RAMP:-1s}
+TARGETS=${TARGETS:-shm disk}
+DISKDIR=${DISKDIR:-/var/tmp}
+RESULTS=${RESULTS:-}
+
+[ "$(id -u)" -eq 0 ] || { echo "vs-fio.sh: needs root (loop devices)" >&2; exit 2; }
+if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
+	DISKBENCH=$(pwd)/diskbench
+fi
+need_diskbench
+
+apt_install()	# apt_install PACKAGE: install quietly, updating the lists once if needed
+{
+	echo "# installing $1"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 && return 0
+	apt-get update -qq >/dev/null 2>&1
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 ||
+		{ echo "vs-fio.sh: cannot install $1" >&2; exit 1; }
+}
+command -v fio >/dev/null || apt_install fio
+[ -x /usr/bin/time ] || apt_install time
+need_cmd python3 losetup
+
+secs()	# secs DURATION: 5s, 500ms, 2m -> seconds (float)
+{
+	python3 -c 'import re, sys
+m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s|m|h)?", sys.argv[1])
+if not m:
+    sys.exit("bad duration " + sys.argv[1])
+f = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "h": 3600}
+print(float(m.group(1)) * f[m.group(2)])' "$1"
+}
+RUNTIME_S=$(secs "$RUNTIME") || exit 2
+RAMP_S=$(secs "$RAMP") || exit 2
+
+make_tmpdir /dev/shm
+WORK=$TMP_DIR
+declare -A DEV
+for t in $TARGETS; do
+	case $t in
+	shm)
+		echo "# laying out 1 GiB in /dev/shm"
+		make_loop 1024 random
+		;;
+	disk)
+		ddir=$(mktemp -d "$DISKDIR/diskbench-vs-fio.XXXXXX") || exit 1
+		at_exit "rm -rf -- '$ddir'"
+		echo "# laying out 1 GiB in $ddir ($(df --output=source,fstype "$ddir" | tail -1))"
+		# Direct I/O from the loop driver to its file, or reads would hit the
+		# page cache that the layout just filled.
+		make_loop 1024 random "$ddir" --direct-io=on
+		losetup -l -n -O DIO "$LOOP_DEV" | grep -q 1 ||
+			echo "# warning: $LOOP_DEV has no direct I/O: disk reads may come from the page cache"
+		;;
+	*)
+		echo "vs-fio.sh: unknown target '$t' (shm, disk)" >&2
+		exit 2
+		;;
+	esac
+	DEV[$t]=$LOOP_DEV
+done
+
+# name|diskbench args|fio args
+CASES=(
+	"4k-randread-io_uring-qd32|--engine io_uring --test rand-read --bs 4k --qd 32|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32"
+	"4k-randread-sync-qd1|--engine sync --test rand-read --bs 4k --qd 1|--ioengine=psync --rw=randread --bs=4k --iodepth=1"
+	"4k-randread-libaio-qd32|--engine libaio --test rand-read --bs 4k --qd 32|--ioengine=libaio --rw=randread --bs=4k --iodepth=32"
+	"1m-seqread-io_uring-qd8|--engine io_uring --test seq-read --bs 1m --qd 8|--ioengine=io_uring --rw=read --bs=1m --iodepth=8"
+)
+
+ROWS=$WORK/runs.tsv
+printf 'target\tcase\ttool\tround\tiops\tcpu_tool_us\tcpu_ext_us\n' >"$ROWS"
+
+# run_tool TOOL TARGET CASE-ARGS ROUND: one run, one row in $ROWS
+run_tool()
+{
+	local tool=$1 target=$2 name=$3 args=$4 round=$5 dev=${DEV[$2]} out=$WORK/out.json
+	local tm=$WORK/time.txt st r
+	if [ "$tool" = diskbench ]; then
+		# shellcheck disable=SC2086 # args are a word list by design
+		/usr/bin/time -f '%U %S' -o "$tm" "$DISKBENCH" $args --direct --runtime "$RUNTIME" \
+			--ramp "$RAMP" --quiet --json "$out" "$dev" >/dev/null 2>"$WORK/err"
+		st=$?
+	else
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%U %S' -o "$tm" fio --name=vs --filename="$dev" $args --direct=1 \
+			--time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
+			--output-format=json >"$out" 2>"$WORK/err"
+		st=$?
+	fi
+	if [ "$st" -ne 0 ]; then
+		echo "# $tool $target $name round $round failed (exit $st): $(tail -1 "$WORK/err")"
+		return
+	fi
+	r=$(python3 - "$tool" "$out" "$tm" "$RAMP_S" "$RUNTIME_S" <<'EOF'
+import json, sys
+tool, out, tm, ramp, runtime = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+d = json.load(open(out))
+if tool == "diskbench":
+    t = d["tests"][0]
+    iops, cpu = t["iops"], t["cpu"]["usec_per_op"]
+else:
+    j = d["jobs"][0]
+    r = j["read"]
+    iops = r["iops"]
+    run_s = (j.get("job_runtime") or r["runtime"]) / 1e3
+    cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100 * run_s * 1e6 / max(r["total_ios"], 1)
+u, s = (float(x) for x in open(tm).read().split()[-2:])
+ext = (u + s) * 1e6 / max(iops * (ramp + runtime), 1)
+print("%.1f\t%.3f\t%.3f" % (iops, cpu, ext))
+EOF
+	) || { echo "# $tool $target $name round $round: unreadable result"; return; }
+	printf '%s\t%s\t%s\t%s\t%s\n' "$target" "$name" "$tool" "$round" "$r" >>"$ROWS"
+}
+
+total=$((ROUNDS * ${#CASES[@]} * $(wc -w <<<"$TARGETS") * 2))
+echo "# $("$DISKBENCH" --version | head -1) vs $(fio --version); kernel $(uname -r)," \
+	"$(nproc) CPUs; $ROUNDS rounds x $RUNTIME (+ $RAMP ramp); $total runs," \
+	"about $(python3 -c "print(round($total * ($RUNTIME_S + $RAMP_S + 0.5) / 60, 1))") min"
+for ((round = 1; round <= ROUNDS; round++)); do
+	if ((round % 2)); then order="diskbench fio"; else order="fio diskbench"; fi
+	for target in $TARGETS; do
+		for c in "${CASES[@]}"; do
+			IFS='|' read -r name dargs fargs <<<"$c"
+			for tool in $order; do
+				if [ "$tool" = diskbench ]; then
+					run_tool diskbench "$target" "$name" "$dargs" "$round"
+				else
+					run_tool fio "$target" "$name" "$fargs" "$round"
+				fi
+			done
+		done
+	done
+	echo "# round $round of $ROUNDS done"
+done
+
+[ -n "$RESULTS" ] && cp "$ROWS" "$RESULTS" && echo "# per-run rows saved in $RESULTS"
+
+python3 - "$ROWS" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+keys = []
+for r in rows:
+    k = (r["target"], r["case"])
+    if k not in keys:
+        keys.append(k)
+def med(target, case, tool, col):
+    v = [float(r[col]) for r in rows
+         if r["target"] == target and r["case"] == case and r["tool"] == tool]
+    return (statistics.median(v), len(v)) if v else (float("nan"), 0)
+def ratio(a, b):
+    return a / b if b else float("nan")
+print()
+print("medians; ratio = diskbench / fio (IOPS: higher is better; CPU us/op: lower is better)")
+print("%-6s %-24s %3s %10s %10s %6s | %8s %8s %6s | %8s %8s %6s"
+      % ("target", "case", "n", "IOPS db", "IOPS fio", "ratio", "cpu db", "cpu fio", "ratio",
+         "ext db", "ext fio", "ratio"))
+for target, case in keys:
+    di, n1 = med(target, case, "diskbench", "iops")
+    fi, n2 = med(target, case, "fio", "iops")
+    dc, _ = med(target, case, "diskbench", "cpu_tool_us")
+    fc, _ = med(target, case, "fio", "cpu_tool_us")
+    de, _ = med(target, case, "diskbench", "cpu_ext_us")
+    fe, _ = med(target, case, "fio", "cpu_ext_us")
+    print("%-6s %-24s %3s %10.0f %10.0f %6.3f | %8.2f %8.2f %6.3f | %8.2f %8.2f %6.3f"
+          % (target, case, "%d/%d" % (n1, n2) if n1 != n2 else n1, di, fi, ratio(di, fi),
+             dc, fc, ratio(dc, fc), de, fe, ratio(de, fe)))
+print("cpu = CPU us/op as the tool reports it; ext = whole-process user+sys from /usr/bin/time"
+      " / (IOPS x (ramp + runtime))")
+EOF
+exit 0

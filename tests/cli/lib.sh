@@ -1,0 +1,183 @@
+# lib.sh - shared helpers for the CLI tests and bench scripts (bash only, source it).
+#
+# A test sources this file, then uses:
+#   skip MSG / fail MSG      exit 77 (automake SKIP) / exit 1, saying why
+#   need_root, need_cmd CMD, need_diskbench
+#   at_exit CMD              run CMD (a string) on exit, last registered first
+#   make_loop MIB [random|zero|none] [DIR] [LOSETUP-OPTION...]
+#                            image (in a private dir in /dev/shm unless DIR) on a
+#                            new loop device; sets LOOP_DEV, LOOP_IMG, LOOP_MAJMIN,
+#                            LOOP_NAME
+#   make_blkio_cgroup NAME   cgroup v1 blkio group; sets CG_DIR
+#   run_in_cgroup DIR CMD... run CMD with its own PID in the cgroup DIR
+#   json FILE PYEXPR         print a Python expression over the parsed file (as d)
+#
+# Everything created here is removed on EXIT, INT, TERM and HUP, in reverse
+# order of creation: a killed test leaves no loop device, cgroup or image behind.
+# Only devices created by make_loop are ever touched.
+# shellcheck disable=SC2034 # LOOP_* and CG_DIR are for the sourcing script
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	echo "lib.sh needs bash" >&2
+	exit 99
+fi
+
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LIB_CLEANUP=()
+LIB_NAME=$(basename "$0")
+
+msg() { printf '%s: %s\n' "$LIB_NAME" "$*" >&2; }
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+need_root()
+{
+	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, cgroups)"
+}
+
+need_cmd()
+{
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs '$c', not installed"
+	done
+}
+
+# The binary under test: $DISKBENCH (set by make check), else the build tree's.
+need_diskbench()
+{
+	if [ -z "${DISKBENCH:-}" ]; then
+		if [ -x "$LIB_DIR/../../diskbench" ]; then
+			DISKBENCH=$(cd "$LIB_DIR/../.." && pwd)/diskbench
+		else
+			DISKBENCH=$(command -v diskbench || true)
+		fi
+	fi
+	[ -n "$DISKBENCH" ] && [ -x "$DISKBENCH" ] ||
+		fail "diskbench binary not found (set DISKBENCH=path)"
+	export DISKBENCH
+}
+
+lib_cleanup()
+{
+	local rc=$? i
+	trap - EXIT INT TERM HUP
+	for ((i = ${#LIB_CLEANUP[@]} - 1; i >= 0; i--)); do
+		eval "${LIB_CLEANUP[i]}" || true
+	done
+	LIB_CLEANUP=()
+	exit "$rc"
+}
+
+at_exit()
+{
+	LIB_CLEANUP+=("$1")
+}
+
+trap lib_cleanup EXIT
+# A signal becomes a normal exit so that the EXIT trap cleans up once.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# A private directory for scratch files, removed on exit. Prefers /dev/shm
+# (RAM: costs nothing, never touches a real disk).
+make_tmpdir()
+{
+	local base=${1:-/dev/shm}
+	[ -d "$base" ] && [ -w "$base" ] || base=/tmp
+	TMP_DIR=$(mktemp -d "$base/diskbench-test.XXXXXX") || fail "mktemp -d in $base failed"
+	at_exit "rm -rf -- '$TMP_DIR'"
+}
+
+# Detach a loop device, retrying while udev or a dying child still holds it.
+lib_detach_loop()
+{
+	local dev=$1 i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		losetup -d "$dev" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	msg "warning: could not detach $dev"
+	return 1
+}
+
+# make_loop MIB [random|zero|none] [DIR] [LOSETUP-OPTION...]: an image of MIB
+# MiB (filled with random data by default, so that reads hit allocated blocks)
+# on a new loop device. Skips (77) when loop devices cannot be set up here.
+make_loop()
+{
+	local mib=$1 fill=${2:-random} dir=${3:-} img dev
+	shift $(($# < 3 ? $# : 3))
+	need_cmd losetup
+	if [ -z "$dir" ]; then
+		make_tmpdir /dev/shm
+		dir=$TMP_DIR
+	fi
+	img=$dir/loop-$mib.img
+	case $fill in
+	random) dd if=/dev/urandom of="$img" bs=1M count="$mib" conv=fsync status=none ||
+			fail "cannot write $img" ;;
+	zero) dd if=/dev/zero of="$img" bs=1M count="$mib" conv=fsync status=none ||
+			fail "cannot write $img" ;;
+	none) truncate -s "${mib}M" "$img" || fail "cannot create $img" ;;
+	*) fail "make_loop: bad fill '$fill'" ;;
+	esac
+	dev=$(losetup "$@" -f --show "$img" 2>/dev/null) ||
+		skip "losetup cannot create a loop device here"
+	[ -b "$dev" ] || skip "losetup gave '$dev', not a block device"
+	at_exit "lib_detach_loop '$dev'"
+	LOOP_DEV=$dev
+	LOOP_IMG=$img
+	LOOP_NAME=$(basename "$dev")
+	LOOP_MAJMIN=$(cat "/sys/block/$LOOP_NAME/dev") || fail "no /sys/block/$LOOP_NAME/dev"
+}
+
+# Move every process of cgroup DIR to its parent, then remove DIR.
+lib_remove_cgroup()
+{
+	local dir=$1 parent pid i
+	[ -d "$dir" ] || return 0
+	parent=$(dirname "$dir")
+	for i in 1 2 3 4 5; do
+		while read -r pid; do
+			echo "$pid" >"$parent/cgroup.procs" 2>/dev/null || true
+		done <"$dir/cgroup.procs"
+		rmdir "$dir" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	msg "warning: could not remove cgroup $dir"
+	return 1
+}
+
+# make_blkio_cgroup NAME: a cgroup v1 blkio group; skips when there is none.
+make_blkio_cgroup()
+{
+	local root=/sys/fs/cgroup/blkio
+	[ -d "$root" ] && [ -e "$root/cgroup.procs" ] || skip "no cgroup v1 blkio hierarchy at $root"
+	[ -e "$root/blkio.throttle.read_iops_device" ] || skip "blkio throttling not available"
+	CG_DIR=$root/$1
+	mkdir "$CG_DIR" 2>/dev/null || skip "cannot create cgroup $CG_DIR"
+	at_exit "lib_remove_cgroup '$CG_DIR'"
+}
+
+# run_in_cgroup DIR CMD...: the subshell puts itself into DIR, then execs CMD,
+# so CMD and every thread it starts are in the group from their first I/O.
+run_in_cgroup()
+{
+	local dir=$1
+	shift
+	(
+		echo "$BASHPID" >"$dir/cgroup.procs" || exit 98
+		exec "$@"
+	)
+}
+
+# json FILE EXPR: evaluate the Python expression EXPR with d = the parsed file.
+json()
+{
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(json.dumps(v) if isinstance(v, (dict, list)) else v)' "$1" "$2"
+}
