@@ -1,0 +1,163 @@
+/* libaio.c - the libaio engine: Linux native AIO (io_submit/io_getevents). */
+#include <errno.h>
+#include <libaio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+struct laio_priv {
+	io_context_t ioctx;
+	int fd;
+	unsigned qd;
+	struct iocb *iocbs;	/* one per request slot, indexed by io_req.idx */
+	struct iocb **batch;	/* the pointer array io_submit() wants */
+	struct io_event *events;
+};
+
+static int laio_probe(char *why, size_t whylen)
+{
+	io_context_t ioctx = 0;
+	const char *hint;
+	int ret;
+
+	/* libaio returns -errno itself; it does not set errno. */
+	ret = io_setup(1, &ioctx);
+	if (!ret) {
+		io_destroy(ioctx);
+		return 0;
+	}
+	switch (-ret) {
+	case ENOSYS:
+		hint = "kernel built without CONFIG_AIO";
+		break;
+	case EAGAIN:
+		hint = "aio context limit reached: see /proc/sys/fs/aio-max-nr and aio-nr";
+		break;
+	case EPERM:
+		hint = "blocked by seccomp?";
+		break;
+	default:
+		hint = "aio disabled: /proc/sys/fs/aio-max-nr?";
+		break;
+	}
+	snprintf(why, whylen, "io_setup failed: %s (%s)", strerror(-ret), hint);
+	return ret;
+}
+
+static void laio_cleanup(struct engine_ctx *ctx)
+{
+	struct laio_priv *p = ctx->priv;
+
+	if (!p)
+		return;
+	if (p->ioctx)
+		io_destroy(p->ioctx);
+	free(p->iocbs);
+	free(p->batch);
+	free(p->events);
+	free(p);
+	ctx->priv = NULL;
+}
+
+static int laio_init(struct engine_ctx *ctx)
+{
+	struct laio_priv *p;
+	int ret;
+
+	ctx->priv = NULL;
+	if (!ctx->qd)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ctx->priv = p;
+	p->fd = ctx->fd;
+	p->qd = ctx->qd;
+	p->iocbs = calloc(p->qd, sizeof(*p->iocbs));
+	p->batch = calloc(p->qd, sizeof(*p->batch));
+	p->events = calloc(p->qd, sizeof(*p->events));
+	if (!p->iocbs || !p->batch || !p->events) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = io_setup((int)p->qd, &p->ioctx);
+	if (ret) {
+		p->ioctx = 0;
+		goto fail;
+	}
+	return 0;
+fail:
+	laio_cleanup(ctx);
+	return ret;
+}
+
+static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
+{
+	struct laio_priv *p = ctx->priv;
+	struct iocb *cb;
+	unsigned i;
+	int ret;
+
+	if (n > p->qd)
+		n = p->qd;
+	for (i = 0; i < n; i++) {
+		if (reqs[i]->idx >= p->qd)
+			return -EINVAL;
+		cb = &p->iocbs[reqs[i]->idx];
+		if (reqs[i]->dir == IO_WRITE)
+			io_prep_pwrite(cb, p->fd, reqs[i]->buf, reqs[i]->len,
+				       (long long)reqs[i]->offset);
+		else
+			io_prep_pread(cb, p->fd, reqs[i]->buf, reqs[i]->len,
+				      (long long)reqs[i]->offset);
+		/* After prep: it zeroes the iocb. Brings the request back in reap. */
+		cb->data = reqs[i];
+		p->batch[i] = cb;
+	}
+	ret = io_submit(p->ioctx, (long)n, p->batch);
+	/*
+	 * A short count means the kernel took only the first ret (busy);
+	 * -EAGAIN means it took none. Anything else is an iocb the kernel
+	 * refused outright (bad fd, bad opcode): every request would fail
+	 * the same way. Errors of the I/O itself (EIO, EINVAL for a
+	 * misaligned O_DIRECT) arrive later, as events.
+	 */
+	if (ret == -EAGAIN)
+		return 0;
+	return ret;
+}
+
+static int laio_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
+{
+	struct laio_priv *p = ctx->priv;
+	struct io_req *r;
+	int i, ret;
+
+	if (max > p->qd)
+		max = p->qd;
+	if (min > max)
+		min = max;
+	do {
+		ret = io_getevents(p->ioctx, (long)min, (long)max, p->events, NULL);
+	} while (ret == -EINTR);
+	for (i = 0; i < ret; i++) {
+		r = p->events[i].obj->data;
+		/* res is an unsigned long carrying bytes or -errno. */
+		r->result = (long)p->events[i].res;
+		out[i] = r;
+	}
+	return ret;
+}
+
+const struct engine_ops engine_libaio = {
+	.name = "libaio",
+	.desc = "Linux native AIO (io_submit/io_getevents); asynchronous only with O_DIRECT",
+	.flags = ENGINE_F_DIRECT_ONLY,
+	.probe = laio_probe,
+	.init = laio_init,
+	.submit = laio_submit,
+	.reap = laio_reap,
+	.cleanup = laio_cleanup,
+};
