@@ -12,7 +12,6 @@ struct laio_priv {
 	int fd;
 	unsigned qd;
 	struct iocb *iocbs;	/* one per request slot, indexed by io_req.idx */
-	struct iocb **batch;	/* the pointer array io_submit() wants */
 	struct io_event *events;
 };
 
@@ -55,7 +54,6 @@ static void laio_cleanup(struct engine_ctx *ctx)
 	if (p->ioctx)
 		io_destroy(p->ioctx);
 	free(p->iocbs);
-	free(p->batch);
 	free(p->events);
 	free(p);
 	ctx->priv = NULL;
@@ -76,9 +74,8 @@ static int laio_init(struct engine_ctx *ctx)
 	p->fd = ctx->fd;
 	p->qd = ctx->qd;
 	p->iocbs = calloc(p->qd, sizeof(*p->iocbs));
-	p->batch = calloc(p->qd, sizeof(*p->batch));
 	p->events = calloc(p->qd, sizeof(*p->events));
-	if (!p->iocbs || !p->batch || !p->events) {
+	if (!p->iocbs || !p->events) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -93,6 +90,12 @@ fail:
 	return ret;
 }
 
+/*
+ * One io_submit per request, as soon as it is prepared (fio's default).
+ * A batch of more than two iocbs is plugged: the kernel issues none of them
+ * until all are queued, which idles the device while we prepare (see
+ * io_uring.c for the measurement).
+ */
 static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 {
 	struct laio_priv *p = ctx->priv;
@@ -114,19 +117,20 @@ static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 				      (long long)reqs[i]->offset);
 		/* After prep: it zeroes the iocb. Brings the request back in reap. */
 		cb->data = reqs[i];
-		p->batch[i] = cb;
+		ret = io_submit(p->ioctx, 1, &cb);
+		/*
+		 * -EAGAIN: the kernel took none (busy); report what it took.
+		 * Anything else is an iocb the kernel refused outright (bad
+		 * fd, bad opcode): every request would fail the same way.
+		 * Errors of the I/O itself (EIO, EINVAL for a misaligned
+		 * O_DIRECT) arrive later, as events.
+		 */
+		if (ret == -EAGAIN)
+			return (int)i;
+		if (ret < 0)
+			return i ? (int)i : ret;
 	}
-	ret = io_submit(p->ioctx, (long)n, p->batch);
-	/*
-	 * A short count means the kernel took only the first ret (busy);
-	 * -EAGAIN means it took none. Anything else is an iocb the kernel
-	 * refused outright (bad fd, bad opcode): every request would fail
-	 * the same way. Errors of the I/O itself (EIO, EINVAL for a
-	 * misaligned O_DIRECT) arrive later, as events.
-	 */
-	if (ret == -EAGAIN)
-		return 0;
-	return ret;
+	return (int)n;
 }
 
 static int laio_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
