@@ -37,6 +37,9 @@ enum engine_flags {
 	ENGINE_F_NO_IO = 1u << 3,	 /* moves no data (null engine) */
 };
 
+/* submit() and reap() of one ctx are always called from one thread, the one
+ * that runs its I/O loop (io_uring's SINGLE_ISSUER relies on it); init() and
+ * cleanup() may run on another. */
 struct engine_ops {
 	const char *name;
 	const char *desc;

@@ -61,8 +61,10 @@ uint64_t hist_bucket_low(unsigned idx);
 uint64_t hist_bucket_width(unsigned idx);
 
 /* Nearest-rank percentile, p in (0, 100]: the value of the sample of rank
- * ceil(p/100 * n), reported as its bucket's midpoint clamped to [min, max].
- * Within HIST_MAX_REL_ERROR of the exact answer. 0 when empty. */
+ * ceil(p/100 * n) (computed in integers, so p99.9 of 1000 samples is rank
+ * 999, not 1000), reported as its bucket's midpoint clamped to [min, max];
+ * ranks 1 and n report the exact min and max. Within HIST_MAX_REL_ERROR of
+ * the exact answer. 0 when empty. */
 uint64_t hist_percentile(const struct hist *h, double p);
 
 /* Exact mean and population standard deviation in ns; 0 when empty. */

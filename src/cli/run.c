@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,25 @@ static int pick_size(const struct settings *s, const struct target_info *ti, uin
 	return 0;
 }
 
+/* Every CPU of --cpus must be one this process may run on. */
+static int check_cpus(const struct settings *s, char *err, size_t errlen)
+{
+	cpu_set_t allowed;
+
+	if (!s->ncpus)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	for (size_t i = 0; i < s->ncpus; i++) {
+		if (s->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(s->cpus[i], &allowed)) {
+			snprintf(err, errlen, "--cpus: CPU %d is not online or not allowed for this "
+				 "process (%d CPUs usable)", s->cpus[i], CPU_COUNT(&allowed));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* A --json FILE whose directory we cannot write fails now, not after a
  * minute of measuring. */
 static int check_output(const char *path, char *err, size_t errlen)
@@ -406,7 +426,7 @@ int cmd_run(int argc, char **argv)
 			  "(use --engine io_uring or sync for buffered I/O)", e->name);
 		return EXIT_USAGE;
 	}
-	if (check_output(s.json, err, sizeof(err))) {
+	if (check_cpus(&s, err, sizeof(err)) || check_output(s.json, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}

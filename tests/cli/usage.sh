@@ -33,6 +33,7 @@ expect_usage "--size: value out of range" --size 18446744073709551616 .
 expect_usage "--size: invalid size" --size 1.3b .
 expect_usage "--seed: invalid number" --seed 0x10 .
 expect_usage "--cpus: invalid CPU list" --cpus 3-1 .
+expect_usage "--cpus: CPU 4095 is not online" --cpus 4095 .
 expect_usage "--engine: unknown engine 'nope'" --engine nope .
 expect_usage "--test: unknown test 'nope'" --test nope .
 expect_usage "--test: empty name" --test seq-read, .
