@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake libtool pkg-config liburing-dev libaio-dev \
-libnuma-dev libcmocka-dev python3 jq"
+libnuma-dev libblkid-dev libcmocka-dev python3 jq"
 
 missing=
 for p in $PKGS; do

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "result.h"
+#include "safety.h"
 
 /* Human table, fits 100 columns. Returns 0 or -errno (write error). */
 int report_text(FILE *f, const struct run_result *r);
@@ -12,6 +13,18 @@ int report_text(FILE *f, const struct run_result *r);
 /* One JSON document, schema "diskbench/1" (DESIGN.md section 4). Contains
  * no log text. Returns 0 or -errno. */
 int report_json(FILE *f, const struct run_result *r);
+
+/* `diskbench info`: every fact about t, then "writes allowed: yes/no,
+ * because ..." from now (the options given) and, when it differs, what
+ * --destructive would change (with_destructive). Text, or one JSON document
+ * {"schema": "diskbench/1", "target": {...same keys as in a run...},
+ *  "writes": {"allowed", "reason", "overridable",
+ *             "with_destructive": {"allowed", "reason"}}}.
+ * Return 0 or -errno. */
+int report_info_text(FILE *f, const struct target_info *t, const struct safety_verdict *now,
+		     const struct safety_verdict *with_destructive);
+int report_info_json(FILE *f, const struct target_info *t, const struct safety_verdict *now,
+		     const struct safety_verdict *with_destructive);
 
 /* Human-readable helpers shared by renderers. */
 const char *report_fmt_ns(double ns, char *buf, size_t len);	/* "812us", "1.20ms" */

@@ -31,6 +31,23 @@ struct target_info {
 	uint32_t logical_block_size;	/* bytes; 512 when unknown */
 	uint32_t physical_block_size;
 	uint64_t free_bytes;	/* for a directory: bytes available to us */
+	uint64_t fs_size_bytes;	/* for a file or directory: size of its file system */
+
+	/* What exactly it is, for `diskbench info` and every report. */
+	char kind_detail[32];	/* "whole disk", "partition", "loop", "device-mapper",
+				 * "md", "regular file", "directory" */
+	char vendor[64];
+	char serial[128];
+	char schedulers[128];	/* every available one, space separated */
+	int max_sectors_kb;	/* -1 unknown */
+	int write_cache;	/* 1 write back, 0 write through, -1 unknown */
+	int discard;		/* 1 the device discards, 0 not, -1 unknown */
+	/* Layers under the data that change results, comma separated, e.g.
+	 * "dm-crypt", "fscrypt", "ecryptfs", "btrfs copy-on-write",
+	 * "btrfs compression", "zfs"; "" when none was found. */
+	char stack[160];
+	bool encrypted;		/* some layer encrypts */
+	bool cow;		/* copy-on-write or compressing file system */
 };
 
 const char *target_kind_name(enum target_kind k); /* "block" "file" "directory" */

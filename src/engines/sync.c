@@ -93,7 +93,7 @@ static void sync_cleanup(struct engine_ctx *ctx)
 
 const struct engine_ops engine_sync = {
 	.name = "sync",
-	.desc = "pread/pwrite, one request at a time (page cache unless --direct)",
+	.desc = "pread/pwrite, one request at a time (O_DIRECT unless --buffered)",
 	.flags = ENGINE_F_SYNC,
 	.probe = sync_probe,
 	.init = sync_init,
