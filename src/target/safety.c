@@ -1,0 +1,664 @@
+/* safety.c - the write gate: mounted, swap, holders and signature checks, fill, O_EXCL. */
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "safety.h"
+
+/* A block device the gate looks at: the target, or one of its partitions. */
+struct sdev {
+	dev_t dev;
+	char name[64];		/* sysfs name: "loop3", "loop3p1" */
+	char path[PATH_MAX];	/* for messages and probing: the target's
+				 * resolved path, or /dev/<name> */
+	bool has_node;		/* path is a node of this very device */
+	bool partition;
+	uint64_t start, size;	/* partitions: in 512-byte sectors, from sysfs */
+};
+
+#define MAX_SDEVS 256
+
+struct sdevs {
+	struct sdev d[MAX_SDEVS];
+	unsigned n;
+	char disk_path[PATH_MAX];	/* the target itself, to probe partitions
+					 * that have no node under /dev */
+};
+
+static void verdict(struct safety_verdict *v, bool allowed, bool overridable, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+static void verdict(struct safety_verdict *v, bool allowed, bool overridable, const char *fmt,
+		    ...)
+{
+	va_list ap;
+
+	v->allowed = allowed;
+	v->overridable = overridable;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* A small sysfs attribute, trailing newline cut. Returns 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		ret = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (!ret)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ret;
+}
+
+static int read_u64(const char *path, uint64_t *out)
+{
+	char buf[64], *end;
+	int ret = read_line(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*out = strtoull(buf, &end, 10);
+	return errno || end == buf ? -EINVAL : 0;
+}
+
+static int read_devno(const char *path, dev_t *out)
+{
+	char buf[64];
+	unsigned maj, min;
+	int ret = read_line(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	*out = makedev(maj, min);
+	return 0;
+}
+
+/* Copy a sysfs name; -ENAMETOOLONG rather than a truncated, wrong name. */
+static int copy_name(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* Is path a block device node for dev? */
+static bool node_is(const char *path, dev_t dev)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev;
+}
+
+/* Add partition "name" found under the sysfs directory of the target. */
+static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
+{
+	char p[PATH_MAX];
+	struct sdev *d;
+	int ret;
+
+	if (s->n >= MAX_SDEVS)
+		return -E2BIG;
+	d = &s->d[s->n];
+	memset(d, 0, sizeof(*d));
+	ret = copy_name(d->name, sizeof(d->name), name);
+	if (ret)
+		return ret;
+	d->partition = true;
+	snprintf(p, sizeof(p), "%s/%s/dev", sysdir, name);
+	ret = read_devno(p, &d->dev);
+	if (ret)
+		return ret;
+	snprintf(p, sizeof(p), "%s/%s/start", sysdir, name);
+	if (read_u64(p, &d->start))
+		d->start = 0;
+	snprintf(p, sizeof(p), "%s/%s/size", sysdir, name);
+	if (read_u64(p, &d->size))
+		d->size = 0;
+	snprintf(d->path, sizeof(d->path), "/dev/%s", name);
+	d->has_node = node_is(d->path, d->dev);
+	s->n++;
+	return 0;
+}
+
+/*
+ * The target and, when it is a whole disk, every partition of it. Found by
+ * device number through /sys/dev/block/MAJ:MIN, never by name, so a symlink,
+ * a /dev/mapper alias or a renamed node all land on the same sysfs entry.
+ */
+static int collect(const struct target_info *t, struct sdevs *s)
+{
+	char sysdir[64], dest[PATH_MAX], p[PATH_MAX];
+	struct sdev *d = &s->d[0];
+	struct dirent *de;
+	struct stat st;
+	const char *base;
+	ssize_t n;
+	DIR *dir;
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	s->n = 1;
+	if (stat(t->resolved, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	d->dev = st.st_rdev;
+	d->has_node = true;
+	snprintf(d->path, sizeof(d->path), "%s", t->resolved);
+	snprintf(s->disk_path, sizeof(s->disk_path), "%s", t->resolved);
+
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
+	n = readlink(sysdir, dest, sizeof(dest) - 1);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENOENT;
+	dest[n] = '\0';
+	base = strrchr(dest, '/');
+	ret = copy_name(d->name, sizeof(d->name), base ? base + 1 : dest);
+	if (ret)
+		return ret;
+
+	snprintf(p, sizeof(p), "%s/partition", sysdir);
+	if (access(p, F_OK) == 0) {
+		/* A partition is checked alone: its siblings and its disk are
+		 * other people's business, and writes stay inside it. */
+		d->partition = true;
+		return 0;
+	}
+	dir = opendir(sysdir);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/partition", sysdir, de->d_name);
+		if (access(p, F_OK))
+			continue;
+		ret = add_partition(s, sysdir, de->d_name);
+		if (ret)
+			break;
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* Undo the octal escapes (\040 for a space) of /proc/self/mountinfo and
+ * /proc/swaps, in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/*
+ * Where is one of s mounted? mountinfo field 3 is the MAJ:MIN of the mounted
+ * device. btrfs shows an anonymous 0:N there, so the mount source (after the
+ * " - fstype " separator) is also stat()ed and compared by device number.
+ * Returns the index into s, or -1; mnt gets the mount point.
+ */
+static int find_mounted(const struct sdevs *s, char *mnt, size_t mntlen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, *sep, *fields[6], *save, *src;
+	unsigned maj, min, i, k;
+	size_t cap = 0;
+	int found = -1;
+	dev_t dev;
+
+	if (!f)
+		return -1;
+	while (found < 0 && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		sep = strstr(line, " - ");
+		/* fields: id parent MAJ:MIN root mountpoint options */
+		fields[0] = strtok_r(line, " ", &save);
+		for (k = 1; k < 6 && fields[k - 1]; k++)
+			fields[k] = strtok_r(NULL, " ", &save);
+		if (k < 6 || !fields[5] || sscanf(fields[2], "%u:%u", &maj, &min) != 2)
+			continue;
+		dev = makedev(maj, min);
+		src = NULL;
+		if (sep) {
+			/* " - fstype source superoptions" */
+			src = strchr(sep + 3, ' ');
+			if (src) {
+				src++;
+				src[strcspn(src, " ")] = '\0';
+				unescape(src);
+			}
+		}
+		for (i = 0; i < s->n && found < 0; i++) {
+			if (s->d[i].dev == dev || (maj == 0 && src && src[0] == '/' &&
+						  node_is(src, s->d[i].dev)))
+				found = (int)i;
+		}
+		if (found >= 0) {
+			unescape(fields[4]);
+			snprintf(mnt, mntlen, "%s", fields[4]);
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * Is one of s (when blk) or the file ino on dev (when !blk) active swap?
+ * /proc/swaps names the paths as given to swapon; each is stat()ed, so the
+ * name it was swapped on under does not matter.
+ */
+static int find_swap(const struct sdevs *s, bool blk, dev_t fdev, ino_t ino)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	int found = -1;
+	unsigned i;
+
+	if (!f)
+		return -1;
+	/* the first line is the header */
+	if (getline(&line, &cap, f) <= 0)
+		goto out;
+	while (found < 0 && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, " \t\n")] = '\0';
+		unescape(line);
+		if (stat(line, &st) < 0)
+			continue;
+		if (!blk) {
+			if (S_ISREG(st.st_mode) && st.st_dev == fdev && st.st_ino == ino)
+				found = 0;
+			continue;
+		}
+		if (!S_ISBLK(st.st_mode))
+			continue;
+		for (i = 0; i < s->n && found < 0; i++)
+			if (s->d[i].dev == st.st_rdev)
+				found = (int)i;
+	}
+out:
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* What kind of holder is /sys/class/block/<name>? */
+static const char *holder_kind(const char *name)
+{
+	char p[PATH_MAX], uuid[256];
+
+	if (!strncmp(name, "dm-", 3)) {
+		snprintf(p, sizeof(p), "/sys/class/block/%s/dm/uuid", name);
+		if (read_line(p, uuid, sizeof(uuid)) == 0) {
+			if (!strncmp(uuid, "LVM-", 4))
+				return "LVM";
+			if (!strncmp(uuid, "CRYPT-", 6))
+				return "dm-crypt";
+			if (!strncmp(uuid, "mpath-", 6))
+				return "multipath";
+		}
+		return "LVM/device-mapper";
+	}
+	if (!strncmp(name, "md", 2))
+		return "md RAID";
+	if (!strncmp(name, "bcache", 6))
+		return "bcache";
+	return "another block device";
+}
+
+/* The holders of d, "dm-0 (LVM), md127 (md RAID)", into out. Returns their
+ * count. */
+static int list_holders(const struct sdev *d, char *out, size_t outlen)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	size_t used = 0;
+	int count = 0, n;
+	DIR *dir;
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/holders", major(d->dev), minor(d->dev));
+	dir = opendir(p);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = snprintf(out + used, outlen - used, "%s%s (%s)", count ? ", " : "",
+			     de->d_name, holder_kind(de->d_name));
+		if (n > 0 && (size_t)n < outlen - used)
+			used += (size_t)n;
+		count++;
+	}
+	closedir(dir);
+	return count;
+}
+
+/*
+ * Does something hold d exclusively? The kernel refuses O_EXCL while the
+ * device is mounted (in any mount namespace, which mountinfo cannot see),
+ * swapped on, or claimed by dm, md, bcache or a running mkfs. Read-only, and
+ * closed at once: nothing is claimed for longer than the call.
+ */
+static bool busy(const struct sdev *d)
+{
+	int fd;
+
+	if (!d->has_node)
+		return false;
+	fd = open(d->path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EBUSY;
+}
+
+/*
+ * A signature on d, described into out ("ext4 file system signature"). A
+ * partition without a node under /dev is probed through the whole disk at
+ * its offset. Returns 1 found, 0 none, -errno when it could not be probed.
+ */
+static int probe_signature(const struct sdevs *s, const struct sdev *d, char *out,
+			   size_t outlen)
+{
+	const char *type = NULL, *usage = NULL;
+	blkid_probe pr = NULL;
+	int fd = -1, ret, rc;
+
+	out[0] = '\0';
+	if (d->has_node) {
+		pr = blkid_new_probe_from_filename(d->path);
+		if (!pr)
+			return errno ? -errno : -EIO;
+	} else {
+		fd = open(s->disk_path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		pr = blkid_new_probe();
+		if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t)(d->start * 512),
+						  (blkid_loff_t)(d->size * 512))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+
+	rc = blkid_do_safeprobe(pr);
+	if (rc == -2) {
+		/* several signatures that contradict each other: all the more
+		 * reason not to guess that the device is free */
+		snprintf(out, outlen, "conflicting signatures (more than one file system or "
+			 "partition table)");
+		ret = 1;
+		goto out;
+	}
+	if (rc < 0) {
+		ret = errno ? -errno : -EIO;
+		goto out;
+	}
+	ret = 0;
+	if (rc == 1)
+		goto out;
+	if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL) && type) {
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		if (usage && !strcmp(usage, "filesystem"))
+			snprintf(out, outlen, "%s file system signature", type);
+		else
+			snprintf(out, outlen, "%s signature", type);
+		ret = 1;
+	} else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) && type) {
+		snprintf(out, outlen, "%s partition table", type);
+		ret = 1;
+	}
+out:
+	if (pr)
+		blkid_free_probe(pr);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Does the --destructive=DEV argument name the device dev, whose resolved
+ * path is resolved? Symlinks are followed on both sides; two nodes for the
+ * same device number count as the same device. */
+static bool names_device(const char *arg, const char *resolved, dev_t dev)
+{
+	char real[PATH_MAX];
+
+	if (realpath(arg, real) && !strcmp(real, resolved))
+		return true;
+	return node_is(arg, dev);
+}
+
+static int check_block(const struct target_info *t, const char *destructive,
+		       struct safety_verdict *v)
+{
+	static struct sdevs s;	/* PATH_MAX per partition: too big for a stack */
+	char what[384], holders[320];
+	const char *self = t->resolved;
+	unsigned i;
+	int ret, sig = -1;
+	bool named;
+
+	ret = collect(t, &s);
+	if (ret) {
+		verdict(v, false, false, "cannot list %s and its partitions: %s", self,
+			strerror(-ret));
+		return ret;
+	}
+
+	/* Never overridable, strongest first. */
+	ret = find_mounted(&s, what, sizeof(what));
+	if (ret >= 0) {
+		verdict(v, false, false, "%s is mounted on %s", s.d[ret].path, what);
+		return 0;
+	}
+	ret = find_swap(&s, true, 0, 0);
+	if (ret >= 0) {
+		verdict(v, false, false, "%s is active swap", s.d[ret].path);
+		return 0;
+	}
+	for (i = 0; i < s.n; i++) {
+		if (list_holders(&s.d[i], holders, sizeof(holders))) {
+			verdict(v, false, false, "%s is held by %s", s.d[i].path, holders);
+			return 0;
+		}
+	}
+	for (i = 0; i < s.n; i++) {
+		if (busy(&s.d[i])) {
+			verdict(v, false, false, "%s is in use: the kernel refuses exclusive "
+				"access (mounted elsewhere, swap, or claimed by a program)",
+				s.d[i].path);
+			return 0;
+		}
+	}
+
+	named = destructive && destructive[0];
+	if (named && !names_device(destructive, self, s.d[0].dev)) {
+		verdict(v, false, false, "--destructive names %s, not %s", destructive, self);
+		return 0;
+	}
+
+	for (i = 0; i < s.n && sig < 0; i++) {
+		ret = probe_signature(&s, &s.d[i], what, sizeof(what));
+		if (ret < 0) {
+			verdict(v, false, false, "cannot probe %s for signatures: %s",
+				s.d[i].path, strerror(-ret));
+			return ret;
+		}
+		if (ret)
+			sig = (int)i;
+	}
+	if (sig >= 0 && !named) {
+		verdict(v, false, true, "%s on %s; to overwrite it, name the device: "
+			"--destructive=%s", what, s.d[sig].path, self);
+		return 0;
+	}
+	if (!destructive) {
+		verdict(v, false, false, "writes to a block device need --destructive");
+		return 0;
+	}
+	if (sig >= 0)
+		verdict(v, true, true, "--destructive names %s: its %s%s%s will be overwritten; "
+			"not mounted, no swap, no holders", self, what,
+			sig ? " on " : "", sig ? s.d[sig].path : "");
+	else
+		verdict(v, true, false, "blank device, not mounted, no swap, no holders, "
+			"no signature");
+	return 0;
+}
+
+static int check_file(const struct target_info *t, const char *destructive,
+		      struct safety_verdict *v)
+{
+	struct stat st;
+
+	if (stat(t->resolved, &st) < 0) {
+		verdict(v, false, false, "cannot stat %s: %s", t->resolved, strerror(errno));
+		return -errno;
+	}
+	/* The kernel already refuses writes to an active swap file; say so
+	 * plainly rather than fail half-way through a test. */
+	if (find_swap(NULL, false, st.st_dev, st.st_ino) >= 0) {
+		verdict(v, false, false, "%s is an active swap file", t->resolved);
+		return 0;
+	}
+	if (!destructive) {
+		verdict(v, false, false, "an existing file is only written with --destructive");
+		return 0;
+	}
+	if (destructive[0] && !names_device(destructive, t->resolved, (dev_t)-1)) {
+		verdict(v, false, false, "--destructive names %s, not %s", destructive,
+			t->resolved);
+		return 0;
+	}
+	verdict(v, true, false, "--destructive given: the file will be overwritten");
+	return 0;
+}
+
+int safety_check_writes(const struct target_info *t, const char *destructive,
+			struct safety_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	switch (t->kind) {
+	case TARGET_BLOCK:
+		return check_block(t, destructive, v);
+	case TARGET_FILE:
+		return check_file(t, destructive, v);
+	case TARGET_DIR:
+		verdict(v, true, false, "diskbench writes only its own scratch files");
+		return 0;
+	}
+	verdict(v, false, false, "unknown kind of target");
+	return -EINVAL;
+}
+
+/* 1073741824 -> "1.0 GiB" */
+static void human(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double x = (double)bytes;
+	unsigned u = 0;
+
+	while (x >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		x /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%.1f %s", x, units[u]);
+}
+
+int safety_check_fill(const struct target_info *t, uint64_t need_bytes, unsigned max_fill_pct,
+		      struct safety_verdict *v)
+{
+	uint64_t size = t->fs_size_bytes, avail = t->free_bytes, used;
+	const char *where = t->mount_point[0] ? t->mount_point : t->path;
+	char need_h[32], avail_h[32];
+	unsigned __int128 after;
+	struct statvfs vfs;
+	unsigned pct;
+
+	memset(v, 0, sizeof(*v));
+	if (max_fill_pct == 0 || max_fill_pct > 100) {
+		verdict(v, false, false, "--max-fill %u: not a percentage from 1 to 100",
+			max_fill_pct);
+		return -EINVAL;
+	}
+	if (!size) {
+		if (statvfs(t->resolved[0] ? t->resolved : t->path, &vfs) < 0) {
+			verdict(v, false, false, "cannot measure the file system of %s: %s",
+				where, strerror(errno));
+			return -errno;
+		}
+		size = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	}
+	if (!size) {
+		verdict(v, false, false, "the file system of %s reports no size", where);
+		return -ENOSPC;
+	}
+	/* Space reserved for root counts as used: it is not ours to fill. */
+	used = avail < size ? size - avail : 0;
+	human(need_h, sizeof(need_h), need_bytes);
+	human(avail_h, sizeof(avail_h), avail);
+	if (need_bytes > avail) {
+		verdict(v, false, false, "writing %s would not fit on %s (%s free)", need_h,
+			where, avail_h);
+		return 0;
+	}
+	after = (unsigned __int128)used + need_bytes;
+	/* Rounded up, so a refusal never reads "90% (limit 90%)". */
+	pct = (unsigned)((after * 100 + size - 1) / size);
+	if (after * 100 > (unsigned __int128)max_fill_pct * size)
+		verdict(v, false, false, "writing %s would fill %s to %u%% (limit %u%%, "
+			"--max-fill)", need_h, where, pct, max_fill_pct);
+	else
+		verdict(v, true, false, "writing %s leaves %s %u%% full (limit %u%%)", need_h,
+			where, pct, max_fill_pct);
+	return 0;
+}
+
+int safety_claim(const char *dev_path)
+{
+	int fd = open(dev_path, O_WRONLY | O_EXCL | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
