@@ -2,6 +2,8 @@
 #ifndef DISKBENCH_CLI_H
 #define DISKBENCH_CLI_H
 
+#include <stdio.h>
+
 #include "result.h"
 
 /* Exit statuses (DESIGN.md section 2). */
@@ -14,6 +16,7 @@ enum {
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 
 /* Print "diskbench: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -22,5 +25,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write the JSON report to path ("-" = stdout) all or nothing: a file is
  * written beside its final name and renamed into place. 0 or -errno. */
 int cli_write_json(const char *path, const struct run_result *r);
+
+/* The same for any document: render(f, arg) writes it and returns 0 or
+ * -errno; the file appears only when that and every write succeeded. */
+int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg);
 
 #endif

@@ -33,15 +33,15 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_write_json(const char *path, const struct run_result *r)
+int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
 	int ret, fd;
 
 	if (!strcmp(path, "-")) {
-		ret = report_json(stdout, r);
-		if (fflush(stdout))
+		ret = render(stdout, arg);
+		if (fflush(stdout) && !ret)
 			ret = -errno;
 		return ret;
 	}
@@ -57,7 +57,7 @@ int cli_write_json(const char *path, const struct run_result *r)
 		unlink(tmp);
 		return ret;
 	}
-	ret = report_json(f, r);
+	ret = render(f, arg);
 	if (fflush(f) && !ret)
 		ret = -errno;
 	if (!ret && fsync(fileno(f)))
@@ -72,4 +72,14 @@ int cli_write_json(const char *path, const struct run_result *r)
 	if (ret)
 		unlink(tmp);
 	return ret;
+}
+
+static int render_json(FILE *f, const void *r)
+{
+	return report_json(f, r);
+}
+
+int cli_write_json(const char *path, const struct run_result *r)
+{
+	return cli_write_file(path, render_json, r);
 }

@@ -6,227 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "report.h"
-
-/* ---- a tiny pretty-printing JSON writer, private to this file ------------ */
-
-#define JW_MAXDEPTH 16
-
-struct jw {
-	FILE *f;
-	int err;			/* first write error, -errno */
-	unsigned depth;
-	bool first[JW_MAXDEPTH];	/* no member written yet at this level */
-	bool inl[JW_MAXDEPTH];		/* members on one line: [low, count] */
-};
-
-static void jw_fail(struct jw *w)
-{
-	if (!w->err)
-		w->err = errno ? -errno : -EIO;
-}
-
-static void jw_put(struct jw *w, const char *s)
-{
-	if (w->err)
-		return;
-	errno = 0;
-	if (fputs(s, w->f) == EOF)
-		jw_fail(w);
-}
-
-static void jw_putc(struct jw *w, int c)
-{
-	if (w->err)
-		return;
-	errno = 0;
-	if (putc(c, w->f) == EOF)
-		jw_fail(w);
-}
-
-static void jw_newline(struct jw *w)
-{
-	unsigned i;
-
-	jw_putc(w, '\n');
-	for (i = 0; i < w->depth; i++)
-		jw_put(w, "  ");
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid:
- * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] < 0xc2)
-		return 0;
-	if (s[0] < 0xe0) {
-		need = 1;
-	} else if (s[0] < 0xf0) {
-		need = 2;
-		if (s[0] == 0xe0)
-			lo = 0xa0;
-		else if (s[0] == 0xed)
-			hi = 0x9f;
-	} else if (s[0] < 0xf5) {
-		need = 3;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;
-	} else {
-		return 0;
-	}
-	if (n < need + 1 || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i <= need; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return need + 1;
-}
-
-/* A JSON string from at most n bytes of s (stops at a NUL). Invalid UTF-8
- * becomes U+FFFD so the document stays valid whatever a path contains. */
-static void jw_string(struct jw *w, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	char esc[8];
-	size_t i, k;
-
-	n = strnlen(s, n);
-	jw_putc(w, '"');
-	for (i = 0; i < n; ) {
-		if (p[i] == '"' || p[i] == '\\') {
-			jw_putc(w, '\\');
-			jw_putc(w, p[i++]);
-		} else if (p[i] < 0x20 || p[i] == 0x7f) {
-			snprintf(esc, sizeof(esc), "\\u%04x", p[i++]);
-			jw_put(w, esc);
-		} else if ((k = utf8_seq(p + i, n - i)) == 0) {
-			jw_put(w, "\\ufffd");
-			i++;
-		} else {
-			while (k--)
-				jw_putc(w, p[i++]);
-		}
-	}
-	jw_putc(w, '"');
-}
-
-/* Separator, indentation and key before any value. */
-static void jw_key(struct jw *w, const char *key)
-{
-	if (w->depth) {
-		if (!w->first[w->depth])
-			jw_put(w, w->inl[w->depth] ? ", " : ",");
-		if (!w->inl[w->depth])
-			jw_newline(w);
-		w->first[w->depth] = false;
-	}
-	if (key) {
-		jw_string(w, key, strlen(key));
-		jw_put(w, ": ");
-	}
-}
-
-static void jw_open(struct jw *w, const char *key, int c, bool inl)
-{
-	jw_key(w, key);
-	jw_putc(w, c);
-	if (w->depth + 1 >= JW_MAXDEPTH) {	/* a bug in this file, not input */
-		if (!w->err)
-			w->err = -EOVERFLOW;
-		return;
-	}
-	w->depth++;
-	w->first[w->depth] = true;
-	w->inl[w->depth] = inl || (w->depth > 1 && w->inl[w->depth - 1]);
-}
-
-static void jw_close(struct jw *w, int c)
-{
-	bool empty = w->first[w->depth], inl = w->inl[w->depth];
-
-	if (w->depth)
-		w->depth--;
-	if (!empty && !inl)
-		jw_newline(w);
-	jw_putc(w, c);
-}
-
-static void jw_str(struct jw *w, const char *key, const char *s, size_t n)
-{
-	jw_key(w, key);
-	if (s)
-		jw_string(w, s, n);
-	else
-		jw_put(w, "null");
-}
-
-static void jw_cstr(struct jw *w, const char *key, const char *s)
-{
-	jw_str(w, key, s, s ? strlen(s) : 0);
-}
-
-/* Fixed-size char array members: never read past the array. */
-#define jw_field(w, key, arr) jw_str(w, key, arr, sizeof(arr))
-
-static void jw_u64(struct jw *w, const char *key, uint64_t v)
-{
-	char b[24];
-
-	jw_key(w, key);
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	jw_put(w, b);
-}
-
-static void jw_i64(struct jw *w, const char *key, int64_t v)
-{
-	char b[24];
-
-	jw_key(w, key);
-	snprintf(b, sizeof(b), "%" PRId64, v);
-	jw_put(w, b);
-}
-
-/* A double with a fixed number of decimals; NaN and Inf are not JSON. */
-static void jw_fixed(struct jw *w, const char *key, double v, int decimals)
-{
-	char b[64];
-
-	jw_key(w, key);
-	if (isnan(v) || isinf(v)) {
-		jw_put(w, "null");
-		return;
-	}
-	snprintf(b, sizeof(b), "%.*f", decimals, v);
-	jw_put(w, b);
-}
-
-static void jw_bool(struct jw *w, const char *key, bool v)
-{
-	jw_key(w, key);
-	jw_put(w, v ? "true" : "false");
-}
-
-static void jw_null(struct jw *w, const char *key)
-{
-	jw_key(w, key);
-	jw_put(w, "null");
-}
-
-/* An int where -1 means unknown. */
-static void jw_int_or_null(struct jw *w, const char *key, int v)
-{
-	if (v < 0)
-		jw_null(w, key);
-	else
-		jw_i64(w, key, v);
-}
 
 /* ---- the document --------------------------------------------------------- */
 
@@ -272,30 +53,77 @@ static void json_settings(struct jw *w, const struct run_result *r)
 	jw_close(w, '}');
 }
 
-static void json_target(struct jw *w, const struct target_info *t)
+/* A bool where -1 means unknown. */
+static void jw_tristate(struct jw *w, const char *key, int v)
 {
+	if (v < 0)
+		jw_null(w, key);
+	else
+		jw_bool(w, key, v != 0);
+}
+
+/* An array of the items of the list s (at most n bytes): split at sep, each
+ * item without surrounding blanks, empty ones dropped. */
+static void jw_list(struct jw *w, const char *key, const char *s, size_t n, int sep)
+{
+	size_t i = 0, start, end;
+
+	n = strnlen(s, n);
+	jw_open(w, key, '[', true);
+	while (i < n) {
+		start = i;
+		while (i < n && s[i] != sep)
+			i++;
+		end = i++;
+		while (start < end && (s[start] == ' ' || s[start] == '\t'))
+			start++;
+		while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+			end--;
+		if (end > start)
+			jw_str(w, NULL, s + start, end - start);
+	}
+	jw_close(w, ']');
+}
+
+void report_json_target(struct jw *w, const struct target_info *t)
+{
+	bool fs = t->kind != TARGET_BLOCK;
+
 	jw_open(w, "target", '{', false);
 	jw_field(w, "path", t->path);
 	jw_field(w, "resolved_path", t->resolved);
 	jw_cstr(w, "kind", target_kind_name(t->kind));
+	jw_field(w, "kind_detail", t->kind_detail);
 	jw_field(w, "device", t->device);
 	jw_field(w, "disk", t->disk);
 	jw_field(w, "model", t->model);
+	jw_field(w, "vendor", t->vendor);
+	jw_field(w, "serial", t->serial);
 	jw_u64(w, "size_bytes", t->size_bytes);
 	jw_field(w, "fs_type", t->fs_type);
 	jw_field(w, "mount_options", t->mount_options);
 	jw_field(w, "mount_point", t->mount_point);
-	if (t->rotational < 0)
-		jw_null(w, "rotational");
-	else
-		jw_bool(w, "rotational", t->rotational != 0);
+	/* sizes of the file system: none for a block device */
+	if (fs) {
+		jw_u64(w, "fs_size_bytes", t->fs_size_bytes);
+		jw_u64(w, "free_bytes", t->free_bytes);
+	} else {
+		jw_null(w, "fs_size_bytes");
+		jw_null(w, "free_bytes");
+	}
+	jw_tristate(w, "rotational", t->rotational);
 	jw_field(w, "scheduler", t->scheduler);
+	jw_list(w, "schedulers", t->schedulers, sizeof(t->schedulers), ' ');
 	jw_int_or_null(w, "read_ahead_kb", t->read_ahead_kb);
 	jw_int_or_null(w, "nr_requests", t->nr_requests);
+	jw_int_or_null(w, "max_sectors_kb", t->max_sectors_kb);
+	jw_tristate(w, "write_cache", t->write_cache);
+	jw_tristate(w, "discard", t->discard);
 	jw_u64(w, "logical_block_size", t->logical_block_size);
 	jw_u64(w, "physical_block_size", t->physical_block_size);
-	if (t->kind == TARGET_DIR)
-		jw_u64(w, "free_bytes", t->free_bytes);
+	jw_list(w, "stack", t->stack, sizeof(t->stack), ',');
+	jw_bool(w, "encrypted", t->encrypted);
+	jw_bool(w, "cow", t->cow);
 	jw_close(w, '}');
 }
 
@@ -405,7 +233,7 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_u64(&w, "memory_bytes", r->host.memory_bytes);
 	jw_close(&w, '}');
 
-	json_target(&w, &r->target);
+	report_json_target(&w, &r->target);
 	json_settings(&w, r);
 	jw_u64(&w, "clock_overhead_ns", r->clock_overhead_ns);
 
@@ -420,12 +248,5 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	jw_putc(&w, '\n');
-
-	/* Buffered stdio may only fail at flush time (ENOSPC, EPIPE). */
-	errno = 0;
-	if (!w.err && fflush(f) == EOF)
-		jw_fail(&w);
-	if (!w.err && ferror(f))
-		w.err = -EIO;
-	return w.err;
+	return jw_finish(&w);
 }

@@ -234,8 +234,13 @@ static void text_header(struct tw *w, const struct run_result *r)
 	tw_itemf(w, ", ", "%.*s", FLD(t->path));
 	if (t->resolved[0] && strncmp(t->resolved, t->path, sizeof(t->path)))
 		tw_itemf(w, ", ", "resolved %.*s", FLD(t->resolved));
-	tw_itemf(w, ", ", "%s", t->kind == TARGET_BLOCK ? "block device" :
-		 t->kind == TARGET_FILE ? "file" : "directory");
+	if (t->kind == TARGET_BLOCK && t->kind_detail[0])
+		tw_itemf(w, ", ", "block device (%.*s)", FLD(t->kind_detail));
+	else if (t->kind_detail[0])
+		tw_itemf(w, ", ", "%.*s", FLD(t->kind_detail));
+	else
+		tw_itemf(w, ", ", "%s", t->kind == TARGET_BLOCK ? "block device" :
+			 t->kind == TARGET_FILE ? "file" : "directory");
 	if (t->device[0])
 		tw_itemf(w, ", ", "device %.*s", FLD(t->device));
 	if (t->model[0])
@@ -263,6 +268,11 @@ static void text_header(struct tw *w, const struct run_result *r)
 	tw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
 		 t->logical_block_size, t->physical_block_size);
 	tw_nl(w);
+	/* Encryption, copy-on-write, RAID: numbers from a different stack are
+	 * not comparable, so say so where the numbers are. */
+	if (t->stack[0])
+		tw_line(w, "stack:    ", 0, "%.*s (these layers change the results: compare only "
+			"with runs on the same stack)", FLD(t->stack));
 
 	if (!r->nsettings)
 		return;

@@ -1,8 +1,10 @@
 /* probe.c - what a target is: kind, device, queue settings, file system. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/fscrypt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,26 +143,50 @@ static void path_component(char *dst, size_t dstlen, const char *s, int up)
 }
 
 /*
- * MAJ:MIN -> sysfs names. /sys/dev/block/MAJ:MIN is a symlink into
- * /sys/devices/.../block/<disk>[/<partition>]; partitions carry a
- * "partition" attribute and sit in their disk's directory.
+ * MAJ:MIN -> sysfs name. /sys/dev/block/MAJ:MIN is a symlink into
+ * /sys/devices/.../block/<disk>[/<partition>]. Returns 0 or -errno.
  */
-static void find_device(struct target_info *t, dev_t dev)
+static int dev_name(dev_t dev, char *name, size_t len, char *dest, size_t destlen)
 {
-	char link[64], dest[PATH_MAX], part[96];
+	char link[64];
 	ssize_t n;
 
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	n = readlink(link, dest, sizeof(dest) - 1);
+	n = readlink(link, dest, destlen - 1);
 	if (n <= 0)
-		return;
+		return n < 0 ? -errno : -ENOENT;
 	dest[n] = '\0';
-	path_component(t->device, sizeof(t->device), dest, 0);
-	snprintf(part, sizeof(part), "%s/partition", link);
-	if (access(part, F_OK) == 0)
-		path_component(t->disk, sizeof(t->disk), dest, 1);
-	else
-		snprintf(t->disk, sizeof(t->disk), "%s", t->device);
+	path_component(name, len, dest, 0);
+	return 0;
+}
+
+/* The whole disk of a sysfs block name: partitions carry a "partition"
+ * attribute and sit in their disk's directory. */
+static void disk_of(const char *name, char *disk, size_t len)
+{
+	char link[PATH_MAX], dest[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/block/%s/partition", name);
+	if (access(link, F_OK) == 0) {
+		snprintf(link, sizeof(link), "/sys/class/block/%s", name);
+		n = readlink(link, dest, sizeof(dest) - 1);
+		if (n > 0) {
+			dest[n] = '\0';
+			path_component(disk, len, dest, 1);
+			return;
+		}
+	}
+	snprintf(disk, len, "%s", name);
+}
+
+static void find_device(struct target_info *t, dev_t dev)
+{
+	char dest[PATH_MAX];
+
+	if (dev_name(dev, t->device, sizeof(t->device), dest, sizeof(dest)))
+		return;
+	disk_of(t->device, t->disk, sizeof(t->disk));
 }
 
 /* "none [mq-deadline] kyber" -> "mq-deadline"; "none" -> "none" */
@@ -174,6 +200,17 @@ static void parse_scheduler(char *dst, size_t dstlen, const char *s)
 	}
 	/* no brackets: a single choice (commonly "none") is the active one */
 	snprintf(dst, dstlen, "%.*s", (int)strcspn(s, " \t"), s);
+}
+
+/* "none [mq-deadline] kyber" -> "none mq-deadline kyber" */
+static void strip_brackets(char *dst, size_t dstlen, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < dstlen; s++)
+		if (*s != '[' && *s != ']')
+			dst[n++] = *s;
+	dst[n] = '\0';
 }
 
 static void probe_model(struct target_info *t, const char *sys)
@@ -217,18 +254,37 @@ static void probe_model(struct target_info *t, const char *sys)
 
 static void probe_queue(struct target_info *t)
 {
+	static const char *const serial_attrs[] = {
+		"device/serial", "serial", "device/wwid", "wwid",
+	};
 	char sys[128], buf[256];
 	long long v;
+	size_t i;
 
 	if (!t->disk[0])
 		return;
 	snprintf(sys, sizeof(sys), "/sys/block/%s", t->disk);
 	v = read_num(-1, sys, "queue/rotational");
 	t->rotational = v == 0 || v == 1 ? (int)v : -1;
-	if (!read_attr(buf, sizeof(buf), "%s/queue/scheduler", sys))
+	if (!read_attr(buf, sizeof(buf), "%s/queue/scheduler", sys)) {
 		parse_scheduler(t->scheduler, sizeof(t->scheduler), buf);
+		strip_brackets(t->schedulers, sizeof(t->schedulers), buf);
+	}
 	t->read_ahead_kb = (int)read_num(-1, sys, "queue/read_ahead_kb");
 	t->nr_requests = (int)read_num(-1, sys, "queue/nr_requests");
+	t->max_sectors_kb = (int)read_num(-1, sys, "queue/max_sectors_kb");
+	if (!read_attr(buf, sizeof(buf), "%s/queue/write_cache", sys))
+		t->write_cache = !strcmp(buf, "write back") ? 1 :
+				 !strcmp(buf, "write through") ? 0 : -1;
+	v = read_num(-1, sys, "queue/discard_max_bytes");
+	t->discard = v < 0 ? -1 : v > 0;
+	read_attr(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
+	/* SCSI/ATA keep the serial in binary VPD pages; what sysfs has as
+	 * text: NVMe device/serial, virtio's own serial, or a world-wide id */
+	for (i = 0; i < sizeof(serial_attrs) / sizeof(serial_attrs[0]); i++)
+		if (!read_attr(t->serial, sizeof(t->serial), "%s/%s", sys, serial_attrs[i]) &&
+		    t->serial[0])
+			break;
 	v = read_num(0, sys, "queue/logical_block_size");
 	if (v > 0)
 		t->logical_block_size = (uint32_t)v;
@@ -333,11 +389,11 @@ static void merge_options(char *dst, size_t dstlen, const char *add)
  * /proc/self/mountinfo line:
  * 27 1 254:0 / / rw,relatime [optional...] - ext4 /dev/vda rw,discard
  * The longest mount point covering the path wins; on a tie the later line,
- * which is mounted on top.
+ * which is mounted on top. Its source ("/dev/vda") goes to source.
  */
-static void probe_mount(struct target_info *t)
+static void probe_mount(struct target_info *t, char *source, size_t srclen)
 {
-	char *line = NULL, *f[6], *save, *sep, *fstype, *super;
+	char *line = NULL, *f[6], *save, *sep, *fstype, *src, *super;
 	size_t cap = 0, best = 0;
 	FILE *m;
 	int i;
@@ -352,7 +408,8 @@ static void probe_mount(struct target_info *t)
 			continue;
 		*sep = '\0';
 		fstype = strtok_r(sep + 3, " ", &save);
-		if (!fstype || !strtok_r(NULL, " ", &save))	/* source */
+		src = fstype ? strtok_r(NULL, " ", &save) : NULL;
+		if (!src)
 			continue;
 		super = strtok_r(NULL, " ", &save);
 		f[0] = strtok_r(line, " ", &save);
@@ -366,6 +423,8 @@ static void probe_mount(struct target_info *t)
 		best = strlen(f[4]);
 		snprintf(t->mount_point, sizeof(t->mount_point), "%s", f[4]);
 		snprintf(t->fs_type, sizeof(t->fs_type), "%s", fstype);
+		unescape(src);
+		snprintf(source, srclen, "%s", src);
 		t->mount_options[0] = '\0';
 		merge_options(t->mount_options, sizeof(t->mount_options), f[5]);
 		if (super)
@@ -375,8 +434,199 @@ static void probe_mount(struct target_info *t)
 	fclose(m);
 }
 
+/* ---- what it is, and the layers under the data ------------------------- */
+
+/* Does the comma-separated option list opts hold name ("noatime"), or with
+ * prefix an option starting with it ("compress" for "compress-force=zstd")? */
+static bool has_option(const char *opts, const char *name, bool prefix)
+{
+	size_t n = strlen(name), len;
+
+	while (*opts) {
+		len = strcspn(opts, ",");
+		if (len >= n && !strncmp(opts, name, n) &&
+		    (len == n || (prefix && opts[n] != '\0')))
+			return true;
+		opts += len;
+		if (*opts)
+			opts++;
+	}
+	return false;
+}
+
+/* Does /sys/class/block/<name>/<sub> exist? */
+static bool sys_has(const char *name, const char *sub)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "/sys/class/block/%s/%s", name, sub);
+	return access(p, F_OK) == 0;
+}
+
+static void kind_detail_block(struct target_info *t)
+{
+	const char *kd = "whole disk";
+
+	if (!t->device[0])
+		kd = "block device";	/* no sysfs entry: say no more than we know */
+	else if (sys_has(t->device, "partition"))
+		kd = "partition";
+	else if (sys_has(t->device, "loop"))
+		kd = "loop";
+	else if (sys_has(t->device, "dm"))
+		kd = "device-mapper";
+	else if (sys_has(t->device, "md"))
+		kd = "md";
+	snprintf(t->kind_detail, sizeof(t->kind_detail), "%s", kd);
+}
+
+/* Is layer already one of the ", "-separated names in stack? */
+static bool stack_has(const char *stack, const char *layer)
+{
+	size_t n = strlen(layer);
+	const char *p;
+
+	for (p = strstr(stack, layer); p; p = strstr(p + 1, layer))
+		if ((p == stack || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* Append layer to t->stack once; whole names only, never a cut one. */
+static void stack_add(struct target_info *t, const char *layer)
+{
+	size_t len = strlen(t->stack), n = strlen(layer);
+
+	if (stack_has(t->stack, layer))
+		return;
+	if (len + (len ? 2 : 0) + n >= sizeof(t->stack))
+		return;
+	if (len) {
+		memcpy(t->stack + len, ", ", 2);
+		len += 2;
+	}
+	memcpy(t->stack + len, layer, n + 1);
+}
+
+/*
+ * Walk the device stack from the sysfs block device name down through
+ * slaves/ (what it is built on). A partition is walked through its disk
+ * (md0p1 -> md0). depth bounds a malformed or looping sysfs.
+ */
+static void walk_stack(struct target_info *t, const char *name, int depth)
+{
+	char sys[PATH_MAX], buf[256], disk[64];
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > 8 || !name[0] || strchr(name, '/'))
+		return;
+	disk_of(name, disk, sizeof(disk));
+	if (strcmp(disk, name)) {
+		walk_stack(t, disk, depth + 1);
+		return;
+	}
+	snprintf(sys, sizeof(sys), "/sys/class/block/%s", name);
+	/* dm/uuid prefixes are set by the tool that made the mapping */
+	if (!read_attr(buf, sizeof(buf), "%s/dm/uuid", sys)) {
+		if (!strncmp(buf, "CRYPT-", 6)) {
+			stack_add(t, "dm-crypt");
+			t->encrypted = true;
+		} else if (!strncmp(buf, "LVM-", 4)) {
+			stack_add(t, "LVM");
+		} else if (!strncmp(buf, "mpath-", 6)) {
+			stack_add(t, "multipath");
+		} else if (!strncmp(buf, "VERITY-", 7)) {
+			stack_add(t, "dm-verity");
+		} else if (!strncmp(buf, "INTEGRITY-", 10)) {
+			stack_add(t, "dm-integrity");
+		}	/* others (linear, kpartx partitions) only move blocks */
+	} else if (!read_attr(buf, sizeof(buf), "%s/md/level", sys)) {
+		stack_add(t, "md RAID");
+	} else if (!strncmp(name, "bcache", 6)) {
+		stack_add(t, "bcache");
+	}
+	snprintf(sys, sizeof(sys), "/sys/class/block/%s/slaves", name);
+	d = opendir(sys);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			walk_stack(t, de->d_name, depth + 1);
+	closedir(d);
+}
+
+/* Is the file or directory encrypted by fscrypt (ext4, f2fs, ubifs)? */
+static bool fscrypt_encrypted(const char *path, int fd)
+{
+	struct fscrypt_policy_v1 pol;
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, 0, 0, &stx) == 0 &&
+	    (stx.stx_attributes_mask & STATX_ATTR_ENCRYPTED))
+		return stx.stx_attributes & STATX_ATTR_ENCRYPTED;
+	/* older kernels: the policy ioctl succeeds only on encrypted inodes */
+	return fd >= 0 && ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY, &pol) == 0;
+}
+
+/* Layers a file system adds: encryption, copy-on-write, compression. */
+static void fs_stack(struct target_info *t)
+{
+	const char *fs = t->fs_type, *mo = t->mount_options;
+	int fd, flags = 0;
+
+	/* O_NONBLOCK | O_NOATIME: looking must not wait or change anything */
+	fd = open(t->resolved, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOATIME);
+	if (fd < 0)
+		fd = open(t->resolved, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		flags = 0;
+
+	if (!strcmp(fs, "ecryptfs")) {
+		stack_add(t, "ecryptfs");
+		t->encrypted = true;
+	} else if (fscrypt_encrypted(t->resolved, fd)) {
+		stack_add(t, "fscrypt");
+		t->encrypted = true;
+	}
+	if (!strcmp(fs, "btrfs")) {
+		/* nodatacow (or chattr +C, inherited by new files in a directory)
+		 * makes btrfs overwrite in place */
+		if (!has_option(mo, "nodatacow", false) && !(flags & FS_NOCOW_FL)) {
+			stack_add(t, "btrfs copy-on-write");
+			t->cow = true;
+		}
+		if (has_option(mo, "compress", true) || (flags & FS_COMPR_FL)) {
+			stack_add(t, "btrfs compression");
+			t->cow = true;
+		}
+	} else if (!strcmp(fs, "zfs")) {
+		stack_add(t, "zfs");
+		t->cow = true;
+	} else if (!strcmp(fs, "bcachefs")) {
+		stack_add(t, "bcachefs");
+		t->cow = true;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The device stack under a file system whose st_dev is anonymous (btrfs):
+ * its mount source, when that is a block device. */
+static void source_stack(struct target_info *t, const char *source)
+{
+	char name[64], dest[PATH_MAX];
+	struct stat st;
+
+	if (strncmp(source, "/dev/", 5) || stat(source, &st) || !S_ISBLK(st.st_mode))
+		return;
+	if (!dev_name(st.st_rdev, name, sizeof(name), dest, sizeof(dest)))
+		walk_stack(t, name, 0);
+}
+
 int target_probe(const char *path, struct target_info *t, char *err, size_t errlen)
 {
+	char source[PATH_MAX] = "";
 	struct statvfs vfs;
 	struct stat st;
 	dev_t dev;
@@ -387,6 +637,9 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	t->nr_requests = -1;
 	t->logical_block_size = 512;
 	t->physical_block_size = 512;
+	t->max_sectors_kb = -1;
+	t->write_cache = -1;
+	t->discard = -1;
 	if (err && errlen)
 		err[0] = '\0';
 
@@ -419,17 +672,28 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 		if (t->kind == TARGET_FILE)
 			t->size_bytes = (uint64_t)st.st_size;
 		/* for a file too: the safety gate may need to grow it */
-		if (statvfs(t->resolved, &vfs) == 0)
+		if (statvfs(t->resolved, &vfs) == 0) {
 			t->free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+			t->fs_size_bytes = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+		}
+		snprintf(t->kind_detail, sizeof(t->kind_detail), "%s",
+			 t->kind == TARGET_DIR ? "directory" : "regular file");
 	}
 
 	/* major 0 is an anonymous device (tmpfs, overlay, btrfs): no sysfs entry */
 	if (major(dev) != 0)
 		find_device(t, dev);
 	probe_queue(t);
-	if (t->kind == TARGET_BLOCK)
+	if (t->kind == TARGET_BLOCK) {
 		probe_block_ioctls(t);
-	else
-		probe_mount(t);
+		kind_detail_block(t);
+	} else {
+		probe_mount(t, source, sizeof(source));
+		fs_stack(t);
+	}
+	if (t->device[0])
+		walk_stack(t, t->device, 0);
+	else if (t->kind != TARGET_BLOCK)
+		source_stack(t, source);
 	return 0;
 }

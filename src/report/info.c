@@ -1,0 +1,311 @@
+/* info.c - `diskbench info`: every fact about a target and the write verdict, text or JSON. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "report.h"
+
+#define INFO_WIDTH 100
+#define INFO_LABEL 17		/* values start in this column */
+
+/* A fixed char array as "%.*s" arguments: never read past the array. */
+#define FLD(arr) (int)sizeof(arr), (arr)
+
+struct iw {
+	FILE *f;
+	int err;		/* first write error, -errno */
+};
+
+static void iw_putc(struct iw *w, int c)
+{
+	if (w->err)
+		return;
+	errno = 0;
+	if (putc(c, w->f) == EOF)
+		w->err = errno ? -errno : -EIO;
+}
+
+/*
+ * "label:" padded to INFO_LABEL, then the value wrapped at spaces within
+ * INFO_WIDTH, continuation lines indented to INFO_LABEL. A word wider than
+ * a line (a long path) is cut. Control characters become '?': a path must
+ * not move the cursor or send escape sequences to the reader's terminal.
+ */
+static void iw_vline(struct iw *w, const char *label, unsigned pad, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void iw_vline(struct iw *w, const char *label, unsigned pad, const char *fmt, va_list ap)
+{
+	char b[PATH_MAX + 1024];
+	const char *s = b;
+	unsigned col = 0, indent = pad;
+	size_t n, i;
+
+	vsnprintf(b, sizeof(b), fmt, ap);
+	for (i = 0; label[i]; i++, col++)
+		iw_putc(w, label[i]);
+	if (col + 1 > pad) {	/* a long label: the value follows it */
+		iw_putc(w, ' ');
+		indent = ++col;
+	}
+	for (; col < pad; col++)
+		iw_putc(w, ' ');
+
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		n = strcspn(s, " ");
+		if (col > indent && col + 1 + n > INFO_WIDTH) {
+			iw_putc(w, '\n');
+			for (col = 0; col < indent; col++)
+				iw_putc(w, ' ');
+		} else if (col > indent) {
+			iw_putc(w, ' ');
+			col++;
+		}
+		for (i = 0; i < n; i++) {
+			if (col >= INFO_WIDTH) {
+				iw_putc(w, '\n');
+				for (col = 0; col < indent; col++)
+					iw_putc(w, ' ');
+			}
+			iw_putc(w, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+			/* UTF-8 continuation bytes take no column */
+			if (((unsigned char)s[i] & 0xc0) != 0x80)
+				col++;
+		}
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	iw_putc(w, '\n');
+}
+
+/* A fact: the value in the column INFO_LABEL. */
+static void iw_line(struct iw *w, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void iw_line(struct iw *w, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	iw_vline(w, label, INFO_LABEL, fmt, ap);
+	va_end(ap);
+}
+
+/* A sentence: the value one space after the label ("writes allowed: yes"). */
+static void iw_say(struct iw *w, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void iw_say(struct iw *w, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	iw_vline(w, label, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* Capacities in binary units, as lsblk and df -h show them. */
+static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double x = (double)bytes / 1024;
+	unsigned u;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+		return buf;
+	}
+	for (u = 0; u < 5 && x >= 1023.5; u++)
+		x /= 1024;
+	snprintf(buf, len, x >= 99.95 ? "%.0f %s" : x >= 9.995 ? "%.1f %s" : "%.2f %s", x,
+		 units[u]);
+	return buf;
+}
+
+/* Whole option name in a comma-separated list. */
+static bool has_opt(const char *opts, const char *name)
+{
+	size_t n = strlen(name), len;
+
+	while (*opts) {
+		len = strcspn(opts, ",");
+		if (len == n && !strncmp(opts, name, n))
+			return true;
+		opts += len;
+		if (*opts)
+			opts++;
+	}
+	return false;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s[0] ? s : "unknown";
+}
+
+static const char *yes_no_unknown(int v)
+{
+	return v < 0 ? "unknown" : v ? "yes" : "no";
+}
+
+static const char *num_or_unknown(int v, char *buf, size_t len)
+{
+	if (v < 0)
+		return "unknown";
+	snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+static void info_fs(struct iw *w, const struct target_info *t)
+{
+	const char *mo = t->mount_options;
+	char a[32], b[32];
+
+	if (t->fs_type[0])
+		iw_line(w, "file system:", "%.*s, mounted on %.*s", FLD(t->fs_type),
+			FLD(t->mount_point));
+	else
+		iw_line(w, "file system:", "unknown");
+	if (t->fs_size_bytes)
+		iw_line(w, "free space:", "%s of %s (%" PRIu64 " of %" PRIu64 " bytes)",
+			fmt_capacity(t->free_bytes, a, sizeof(a)),
+			fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
+			t->fs_size_bytes);
+	if (!mo[0])
+		return;
+	iw_line(w, "mount options:", "%.*s", FLD(t->mount_options));
+	/* atime updates turn reads into writes: the usual surprise in a benchmark */
+	if (has_opt(mo, "noatime"))
+		iw_line(w, "access times:", "noatime: reads never write access times");
+	else if (has_opt(mo, "strictatime") || !has_opt(mo, "relatime"))
+		iw_line(w, "access times:", "atime: every read also writes the file's access "
+			"time (noatime avoids it)");
+	else
+		iw_line(w, "access times:", "relatime: a read writes the access time at most "
+			"once a day, or after a change");
+}
+
+static void info_device(struct iw *w, const struct target_info *t)
+{
+	char buf[64], ra[16], nr[16], ms[16];
+
+	if (t->kind != TARGET_BLOCK) {
+		if (!t->device[0]) {
+			iw_line(w, "backing device:", "none found (a RAM, network or "
+				"multi-device file system)");
+			return;
+		}
+		if (strcmp(t->device, t->disk))
+			iw_line(w, "backing device:", "%.*s, on disk %.*s", FLD(t->device),
+				FLD(t->disk));
+		else
+			iw_line(w, "backing device:", "%.*s", FLD(t->device));
+	} else if (t->device[0]) {
+		if (t->disk[0] && strcmp(t->device, t->disk))
+			iw_line(w, "device:", "%.*s, on disk %.*s", FLD(t->device), FLD(t->disk));
+		else
+			iw_line(w, "device:", "%.*s", FLD(t->device));
+		iw_line(w, "size:", "%s (%" PRIu64 " bytes)",
+			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+	}
+	if (!t->disk[0])
+		return;
+	iw_line(w, "model:", "%s", or_unknown(t->model));
+	iw_line(w, "vendor:", "%s", or_unknown(t->vendor));
+	iw_line(w, "serial:", "%s", or_unknown(t->serial));
+	iw_line(w, "block size:", "logical %" PRIu32 ", physical %" PRIu32 " bytes",
+		t->logical_block_size, t->physical_block_size);
+	iw_line(w, "rotational:", "%s (virtual machines often report this wrongly)",
+		yes_no_unknown(t->rotational));
+	iw_line(w, "scheduler:", "%s [%s]", or_unknown(t->scheduler), or_unknown(t->schedulers));
+	iw_line(w, "queue:", "read_ahead_kb %s, nr_requests %s, max_sectors_kb %s",
+		num_or_unknown(t->read_ahead_kb, ra, sizeof(ra)),
+		num_or_unknown(t->nr_requests, nr, sizeof(nr)),
+		num_or_unknown(t->max_sectors_kb, ms, sizeof(ms)));
+	iw_line(w, "write cache:", "%s", t->write_cache < 0 ? "unknown" :
+		t->write_cache ? "write back (the device acknowledges writes before they are "
+		"on stable media; flushes make them durable)" : "write through");
+	iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
+}
+
+static void info_verdict(struct iw *w, const char *label, const struct safety_verdict *v)
+{
+	if (!v->reason[0])
+		iw_say(w, label, "%s (could not check why)", v->allowed ? "yes" : "no");
+	else
+		iw_say(w, label, "%s, because %.*s", v->allowed ? "yes" : "no", FLD(v->reason));
+}
+
+int report_info_text(FILE *f, const struct target_info *t, const struct safety_verdict *now,
+		     const struct safety_verdict *with_destructive)
+{
+	const struct safety_verdict *wd = with_destructive;
+	struct iw w = { .f = f };
+	char buf[64];
+
+	iw_line(&w, "target:", "%.*s", FLD(t->path));
+	iw_line(&w, "resolved path:", "%.*s", FLD(t->resolved));
+	if (t->kind == TARGET_BLOCK)
+		iw_line(&w, "what:", "block device: %s", or_unknown(t->kind_detail));
+	else
+		iw_line(&w, "what:", "%s", t->kind_detail[0] ? t->kind_detail :
+			target_kind_name(t->kind));
+	if (t->kind == TARGET_FILE)
+		iw_line(&w, "size:", "%s (%" PRIu64 " bytes)",
+			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+	if (t->kind != TARGET_BLOCK)
+		info_fs(&w, t);
+	info_device(&w, t);
+	if (t->stack[0]) {
+		iw_line(&w, "stack:", "%.*s", FLD(t->stack));
+		iw_line(&w, "", "these layers change the results: compare only with runs on the "
+			"same stack%s%s",
+			t->encrypted ? "; encryption costs CPU time per byte" : "",
+			t->cow ? "; copy-on-write fragments files that are rewritten" : "");
+	}
+
+	iw_putc(&w, '\n');
+	info_verdict(&w, "writes allowed:", now);
+	if (wd && (wd->allowed != now->allowed || strncmp(wd->reason, now->reason,
+							  sizeof(now->reason))))
+		info_verdict(&w, "with --destructive:", wd);
+
+	if (!w.err) {
+		errno = 0;
+		if (fflush(f) == EOF)
+			w.err = errno ? -errno : -EIO;
+		else if (ferror(f))
+			w.err = -EIO;
+	}
+	return w.err;
+}
+
+int report_info_json(FILE *f, const struct target_info *t, const struct safety_verdict *now,
+		     const struct safety_verdict *with_destructive)
+{
+	const struct safety_verdict *wd = with_destructive ? with_destructive : now;
+	struct jw w = { .f = f };
+
+	jw_open(&w, NULL, '{', false);
+	jw_cstr(&w, "schema", "diskbench/1");
+	report_json_target(&w, t);
+	jw_open(&w, "writes", '{', false);
+	jw_bool(&w, "allowed", now->allowed);
+	jw_field(&w, "reason", now->reason);
+	jw_bool(&w, "overridable", now->overridable);
+	jw_open(&w, "with_destructive", '{', false);
+	jw_bool(&w, "allowed", wd->allowed);
+	jw_field(&w, "reason", wd->reason);
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	jw_putc(&w, '\n');
+	return jw_finish(&w);
+}
