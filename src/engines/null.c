@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "done_fifo.h"
 #include "engine.h"
 
 /*
@@ -9,13 +10,6 @@
  * (offset generation, clock reads, histogram), so the engine does as
  * little as it can: one store and one FIFO push per request.
  */
-struct null_priv {
-	unsigned cap;		/* slots in done[] (ctx->qd) */
-	unsigned head;		/* oldest completed request */
-	unsigned count;		/* completed, not yet reaped */
-	struct io_req *done[];
-};
-
 static int null_probe(char *why, size_t whylen)
 {
 	return 0;
@@ -23,47 +17,27 @@ static int null_probe(char *why, size_t whylen)
 
 static int null_init(struct engine_ctx *ctx)
 {
-	struct null_priv *p;
-
-	ctx->priv = NULL;
+	ctx->priv = ctx->qd ? done_fifo_new(ctx->qd) : NULL;
 	if (!ctx->qd)
 		return -EINVAL;
-	p = calloc(1, sizeof(*p) + ctx->qd * sizeof(p->done[0]));
-	if (!p)
-		return -ENOMEM;
-	p->cap = ctx->qd;
-	ctx->priv = p;
-	return 0;
+	return ctx->priv ? 0 : -ENOMEM;
 }
 
 static int null_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 {
-	struct null_priv *p = ctx->priv;
-	unsigned i, tail;
+	struct done_fifo *f = ctx->priv;
+	unsigned i;
 
-	for (i = 0; i < n && p->count < p->cap; i++) {
+	for (i = 0; i < n && !done_fifo_full(f); i++) {
 		reqs[i]->result = reqs[i]->len;
-		tail = p->head + p->count;
-		if (tail >= p->cap)
-			tail -= p->cap;
-		p->done[tail] = reqs[i];
-		p->count++;
+		done_fifo_push(f, reqs[i]);
 	}
 	return (int)i;
 }
 
 static int null_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
 {
-	struct null_priv *p = ctx->priv;
-	unsigned i;
-
-	for (i = 0; i < max && p->count; i++) {
-		out[i] = p->done[p->head];
-		if (++p->head == p->cap)
-			p->head = 0;
-		p->count--;
-	}
-	return (int)i;
+	return done_fifo_pop(ctx->priv, out, max);
 }
 
 static void null_cleanup(struct engine_ctx *ctx)

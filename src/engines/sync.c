@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "done_fifo.h"
 #include "engine.h"
 
 /*
@@ -12,10 +13,7 @@
  */
 struct sync_priv {
 	int fd;
-	unsigned cap;		/* slots in done[] (ctx->qd) */
-	unsigned head;		/* oldest completed request */
-	unsigned count;		/* completed, not yet reaped */
-	struct io_req *done[];
+	struct done_fifo *fifo;
 };
 
 static int sync_probe(char *why, size_t whylen)
@@ -30,13 +28,13 @@ static int sync_init(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 	if (!ctx->qd)
 		return -EINVAL;
-	p = calloc(1, sizeof(*p) + ctx->qd * sizeof(p->done[0]));
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->fd = ctx->fd;
-	p->cap = ctx->qd;
+	p->fifo = done_fifo_new(ctx->qd);
 	ctx->priv = p;
-	return 0;
+	return p->fifo ? 0 : -ENOMEM;
 }
 
 /* One transfer, as the kernel did it: a short count is data, not an error. */
@@ -56,16 +54,11 @@ static int64_t sync_rw(int fd, const struct io_req *r)
 static int sync_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 {
 	struct sync_priv *p = ctx->priv;
-	unsigned i, tail;
+	unsigned i;
 
-	for (i = 0; i < n && p->count < p->cap; i++) {
+	for (i = 0; i < n && !done_fifo_full(p->fifo); i++) {
 		reqs[i]->result = sync_rw(p->fd, reqs[i]);
-		/* Compare-and-subtract: no division per op. */
-		tail = p->head + p->count;
-		if (tail >= p->cap)
-			tail -= p->cap;
-		p->done[tail] = reqs[i];
-		p->count++;
+		done_fifo_push(p->fifo, reqs[i]);
 	}
 	return (int)i;
 }
@@ -73,21 +66,17 @@ static int sync_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 static int sync_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
 {
 	struct sync_priv *p = ctx->priv;
-	unsigned i;
 
-	/* Everything in flight is already complete, so min is always met. */
-	for (i = 0; i < max && p->count; i++) {
-		out[i] = p->done[p->head];
-		if (++p->head == p->cap)
-			p->head = 0;
-		p->count--;
-	}
-	return (int)i;
+	return done_fifo_pop(p->fifo, out, max);
 }
 
 static void sync_cleanup(struct engine_ctx *ctx)
 {
-	free(ctx->priv);
+	struct sync_priv *p = ctx->priv;
+
+	if (p)
+		free(p->fifo);
+	free(p);
 	ctx->priv = NULL;
 }
 
