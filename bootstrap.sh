@@ -1,11 +1,12 @@
 #!/bin/sh
 # bootstrap.sh - install the build dependencies (Debian), then configure and build.
 # Usage: ./bootstrap.sh [configure options]    (as root, or with sudo available)
+#        ./bootstrap.sh --deps                 only install packages and make ./configure
 set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake libtool pkg-config liburing-dev libaio-dev \
-libnuma-dev libblkid-dev libcmocka-dev python3 jq"
+libnuma-dev libblkid-dev libcmocka-dev python3 jq fdisk e2fsprogs"
 
 missing=
 for p in $PKGS; do
@@ -20,6 +21,10 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 
-[ -x configure ] || autoreconf -fi
+# Regenerate when the build description is newer than what was made from it.
+if ! [ configure -nt configure.ac ] || ! [ Makefile.in -nt Makefile.am ]; then
+	autoreconf -fi
+fi
+[ "${1:-}" = --deps ] && exit 0
 [ -f Makefile ] || ./configure "$@"
 make -j"$(nproc)"

@@ -29,13 +29,18 @@ struct settings {
 	int direct;		/* 1 O_DIRECT (default), 0 buffered */
 	int cpus[OPTS_MAX_CPUS];
 	size_t ncpus;
+	const char *destructive; /* NULL: not given; "": --destructive; else
+				  * the device named by --destructive=DEV */
+	uint64_t max_fill;	/* percent a directory's fs may be filled to */
+	bool drop_caches;	/* sync + drop the page cache before each test */
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *label;
 	bool quiet;
 	bool help, version;
 };
 
-/* Defaults: engine auto, jobs 1, runtime 5s, ramp 1s, seed 42, direct. */
+/* Defaults: engine auto, jobs 1, runtime 5s, ramp 1s, seed 42, direct,
+ * max-fill 90. */
 void opts_defaults(struct settings *s);
 
 /*

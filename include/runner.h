@@ -3,6 +3,7 @@
 #define DISKBENCH_RUNNER_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -32,6 +33,10 @@ struct test_spec {
 	void (*progress)(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uint64_t ops,
 			 uint64_t bytes);
 	void *progress_arg;
+	/* Optional: when *stop becomes non-zero (a signal handler sets it),
+	 * every job ends its measured phase at its next completion and the
+	 * test returns what it measured so far. */
+	const volatile sig_atomic_t *stop;
 };
 
 /*

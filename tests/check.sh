@@ -6,9 +6,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 # Dependencies and the configure script, from the project's own files.
-sh ./bootstrap.sh --help >/dev/null 2>&1 || true
-if ! [ -x configure ]; then
-	echo "check: autoreconf failed" >&2
+if ! sh ./bootstrap.sh --deps; then
+	echo "check: installing dependencies or autoreconf failed" >&2
+	echo "0 passed, 1 failed"
 	exit 1
 fi
 

@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "parse.h"
 #include "report.h"
 #include "runner.h"
+#include "safety.h"
 #include "target.h"
 #include "workload.h"
 
@@ -57,12 +59,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
+		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
 		"       diskbench list engines|tests\n"
 		"\n"
 		"Benchmark TARGET: a directory (default: the current one; scratch files\n"
 		"in a private diskbench.XXXXXX directory, always removed), a block device\n"
-		"or a regular file (read tests only). With no options it runs the quick\n"
-		"plan: seq read/write 1m QD8, rand read/write 4k QD1 and QD32.\n"
+		"or a regular file (both read-only without --destructive). With no options\n"
+		"it runs the quick plan: seq read/write 1m QD8, rand read/write 4k QD1 and\n"
+		"QD32.\n"
 		"\n"
 		"Options:\n");
 	opts_help(f);
@@ -70,7 +74,7 @@ static void usage(FILE *f)
 		"\n"
 		"Sizes: k/m/g/t and KiB/MiB/GiB/TiB are powers of 1024, kB/MB/GB/TB of 1000.\n"
 		"Durations: ns, us, ms, s, m, h. Exit status: 0 ok, 1 runtime failure,\n"
-		"2 usage error, 3 refused for safety.\n");
+		"2 usage error, 3 refused for safety, 130 interrupted.\n");
 }
 
 static const char *engine_pick(const struct settings *s, const struct engine_ops **out)
@@ -155,8 +159,8 @@ static bool plan_has(const struct plan *p, const struct test_spec *t)
  * -EINVAL (usage, message in err) or -EPERM (refused for safety).
  */
 static int plan_build(struct plan *p, const struct settings *s, const struct engine_ops *e,
-		      const struct target_info *ti, int direct, uint64_t size,
-		      struct run_result *r, char *err, size_t errlen)
+		      const struct target_info *ti, const struct safety_verdict *writes,
+		      int direct, uint64_t size, struct run_result *r, char *err, size_t errlen)
 {
 	const struct workload *wls[32];
 	unsigned nwl, i;
@@ -172,13 +176,10 @@ static int plan_build(struct plan *p, const struct settings *s, const struct eng
 		size_t nbs = s->nbs ? s->nbs : 1;
 		size_t nqd = s->nqd ? s->nqd : d->nqd;
 
-		if (wls[i]->dir == IO_WRITE && ti->kind != TARGET_DIR) {
+		if (wls[i]->dir == IO_WRITE && !writes->allowed) {
 			if (s->tests) {
-				snprintf(err, errlen,
-					 "refusing to write to %s %s: %s is a write test and "
-					 "writes to devices and existing files are not allowed "
-					 "(run read tests: --test seq-read,rand-read)",
-					 target_kind_name(ti->kind), ti->path, wls[i]->name);
+				snprintf(err, errlen, "refusing to write to %s (%s): %s",
+					 ti->path, wls[i]->name, writes->reason);
 				return -EPERM;
 			}
 			p->skipped_writes++;
@@ -242,6 +243,28 @@ static int plan_build(struct plan *p, const struct settings *s, const struct eng
 	return 0;
 }
 
+static bool plan_writes(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].wl->dir == IO_WRITE)
+			return true;
+	return false;
+}
+
+/* May this run write to the target? Block devices and files go through the
+ * safety gate; a directory gets its own scratch files. */
+static void writes_verdict(const struct settings *s, const struct target_info *ti,
+			   struct safety_verdict *v)
+{
+	int ret = safety_check_writes(ti, s->destructive, v);
+
+	if (ret && !v->reason[0])
+		snprintf(v->reason, sizeof(v->reason), "the safety checks failed: %s",
+			 strerror(-ret));
+	if (ret)
+		v->allowed = false;
+}
+
 /* The working set: what the user asked for, within what the target holds. */
 static int pick_size(const struct settings *s, const struct target_info *ti, uint64_t *size,
 		     char *err, size_t errlen)
@@ -251,14 +274,18 @@ static int pick_size(const struct settings *s, const struct target_info *ti, uin
 		 * everyone else. 1 GiB defeats the OS cache with O_DIRECT and
 		 * most drive caches, and lays out in seconds. */
 		uint64_t room = ti->free_bytes / 2;
+		struct safety_verdict v;
 
 		*size = s->size ? s->size : DEFAULT_DIR_SIZE;
 		if (!s->size && *size > room)
 			*size = room / (1u << 20) * (1u << 20);
-		if (*size > room || *size < (1u << 20)) {
-			snprintf(err, errlen, "not enough free space in %s for a %" PRIu64
-				 "-byte working set (%" PRIu64 " bytes free; use --size)",
-				 ti->path, *size, ti->free_bytes);
+		if (*size < (1u << 20) && !s->size) {
+			snprintf(err, errlen, "not enough free space in %s for a working set "
+				 "(%" PRIu64 " bytes free)", ti->path, ti->free_bytes);
+			return -ENOSPC;
+		}
+		if (safety_check_fill(ti, *size, (unsigned)s->max_fill, &v) || !v.allowed) {
+			snprintf(err, errlen, "refusing to write to %s: %s", ti->path, v.reason);
 			return -ENOSPC;
 		}
 		return 0;
@@ -374,6 +401,50 @@ static void show_progress(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uin
 	p->last_bytes = bytes;
 }
 
+/*
+ * The first SIGINT asks the running test to stop and the run to report what
+ * it measured; the second stops at once, still removing scratch files
+ * (target_scratch_cleanup is async-signal-safe). SIGTERM and SIGHUP keep the
+ * scratch module's handlers: clean up and die.
+ */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	if (interrupted) {
+		target_scratch_cleanup();
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	interrupted = 1;
+}
+
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* sync, then drop the page cache, dentries and inodes (root only). */
+static int drop_all_caches(void)
+{
+	int fd, ret = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 static void now_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -391,11 +462,13 @@ int cmd_run(int argc, char **argv)
 	struct target_info ti;
 	const struct engine_ops *e = NULL;
 	const char *pos[2], *target, *path, *why;
+	struct safety_verdict writes;
 	char err[512], data[PATH_MAX], scratch[PATH_MAX];
 	bool progress, failed = false;
 	uint64_t size = 0;
 	size_t npos;
-	int direct, ret, status = EXIT_OK;
+	int direct, ret, status = EXIT_OK, claim = -1;
+	unsigned done = 0;
 
 	opts_defaults(&s);
 	if (opts_parse(&s, argc, argv, pos, 1, &npos, err, sizeof(err))) {
@@ -430,6 +503,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
+	if (s.drop_caches && geteuid() != 0) {
+		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
+		return EXIT_USAGE;
+	}
 	ret = target_probe(target, &ti, err, sizeof(err));
 	if (ret) {
 		cli_error("%s: %s", target, err);
@@ -440,6 +517,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s", err);
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
+	writes_verdict(&s, &ti, &writes);
 
 	r.tool_version = PACKAGE_VERSION;
 	now_iso(r.started_at, sizeof(r.started_at));
@@ -449,15 +527,27 @@ int cmd_run(int argc, char **argv)
 	r.target = ti;
 	r.clock_overhead_ns = clock_overhead_ns();
 
-	ret = plan_build(&plan, &s, e, &ti, direct, size, &r, err, sizeof(err));
+	ret = plan_build(&plan, &s, e, &ti, &writes, direct, size, &r, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		result_free(&r);
 		return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
 	}
 	if (plan.skipped_writes)
-		result_add_warning(&r, "%s is read-only for diskbench: skipped %s (write "
-				   "tests need a directory target)", ti.path, plan.skipped_names);
+		result_add_warning(&r, "skipped %s on %s: %s", plan.skipped_names, ti.path,
+				   writes.reason);
+	/* Last line of defence before writing to a device: an exclusive open,
+	 * which the kernel refuses while anything has it mounted or claimed.
+	 * Held until the end of the run. */
+	if (ti.kind == TARGET_BLOCK && plan_writes(&plan) && !(e->flags & ENGINE_F_NO_IO)) {
+		claim = safety_claim(ti.resolved);
+		if (claim < 0) {
+			cli_error("refusing to write to %s: the kernel refuses exclusive access "
+				  "(%s): it is mounted or in use", ti.path, strerror(-claim));
+			result_free(&r);
+			return EXIT_REFUSED;
+		}
+	}
 
 	/* Where the I/O goes: a laid-out scratch file, or the target itself. */
 	path = ti.resolved;
@@ -504,7 +594,8 @@ int cmd_run(int argc, char **argv)
 	result_add_setting(&r, "engine_resolved", "%s", e->name);
 
 	progress = isatty(STDERR_FILENO) && !s.quiet;
-	for (unsigned i = 0; i < plan.n; i++) {
+	catch_sigint();
+	for (unsigned i = 0; i < plan.n && !interrupted; i++) {
 		struct test_spec *t = &plan.specs[i];
 		struct test_result tr;
 		struct progress_state ps = { 0 };
@@ -519,8 +610,14 @@ int cmd_run(int argc, char **argv)
 			t->progress_arg = &ps;
 			fprintf(stderr, "\r\033[K[%u/%u] %s", i + 1, plan.n, name);
 		}
-		if (!t->direct && !(e->flags & ENGINE_F_NO_IO))
+		if (s.drop_caches) {
+			ret = drop_all_caches();
+			if (ret)
+				result_add_warning(&r, "--drop-caches: %s", strerror(-ret));
+		} else if (!t->direct && !(e->flags & ENGINE_F_NO_IO)) {
 			drop_cache(path, ti.kind, &r);
+		}
+		t->stop = &interrupted;
 		ret = runner_run(t, path, &ti, &tr, err, sizeof(err));
 		if (ret) {
 			if (progress)
@@ -545,14 +642,22 @@ int cmd_run(int argc, char **argv)
 			status = EXIT_RUNTIME;
 			break;
 		}
+		done++;
 	}
+	if (interrupted && status == EXIT_OK) {
+		result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut short",
+				   done, plan.n);
+		status = 128 + SIGINT;
+	}
+	if (claim >= 0)
+		close(claim);
 	target_scratch_cleanup();
 	if (progress)
 		fprintf(stderr, "\r\033[K");
 
 	for (unsigned i = 0; i < r.nwarnings; i++)
 		cli_warn("%s", r.warnings[i]);
-	if (status == EXIT_OK) {
+	if (status == EXIT_OK || status == 128 + SIGINT) {
 		if (!s.quiet && !(s.json && !strcmp(s.json, "-")))
 			report_text(stdout, &r);
 		if (s.json) {
@@ -562,7 +667,7 @@ int cmd_run(int argc, char **argv)
 				status = EXIT_RUNTIME;
 			}
 		}
-		if (failed)
+		if (failed && status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}
 	result_free(&r);

@@ -11,6 +11,7 @@
 
 enum opt_kind {
 	OPT_STR,	/* const char * */
+	OPT_OPT_STR,	/* const char *, optional value: "" when given bare */
 	OPT_SIZE,	/* uint64_t bytes */
 	OPT_DURATION,	/* uint64_t ns */
 	OPT_COUNT,	/* uint64_t in [min, max] */
@@ -58,6 +59,12 @@ static const struct opt_def opt_table[] = {
 	  "O_DIRECT: bypass the page cache (default)" },
 	{ "buffered", NULL, OPT_SET_INT, F(direct), NONE, 0, 0, false,
 	  "go through the page cache (its pages are dropped before each test)" },
+	{ "destructive", "[=DEV]", OPT_OPT_STR, F(destructive), NONE, 0, 0, true,
+	  "allow writes to a device or an existing file; =DEV also overrides a signature" },
+	{ "max-fill", "PCT", OPT_COUNT, F(max_fill), NONE, 1, 100, true,
+	  "never fill a directory's file system past PCT percent (default: 90)" },
+	{ "drop-caches", NULL, OPT_SET_BOOL, F(drop_caches), NONE, 0, 0, true,
+	  "sync and drop the page cache before each test (root)" },
 	{ "cpus", "LIST", OPT_CPU_LIST, F(cpus), F(ncpus), 0, 0, true,
 	  "pin job i to the i-th CPU of a list like 0-3,6" },
 	{ "label", "TEXT", OPT_STR, F(label), NONE, 0, 0, false,
@@ -80,6 +87,7 @@ void opts_defaults(struct settings *s)
 	s->ramp_ns = 1ull * 1000000000;
 	s->seed = 42;
 	s->direct = 1;
+	s->max_fill = 90;
 }
 
 /* What a value of this kind is, and an example, for error messages. */
@@ -124,6 +132,9 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 			snprintf(err, errlen, "--%s: empty value", o->name);
 			return -EINVAL;
 		}
+		*(const char **)(base + o->off) = val;
+		return 0;
+	case OPT_OPT_STR:
 		*(const char **)(base + o->off) = val;
 		return 0;
 	case OPT_SET_INT:
@@ -190,7 +201,8 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 
 	for (i = 0; i < NOPTS; i++) {
 		lopts[i].name = opt_table[i].name;
-		lopts[i].has_arg = opt_table[i].arg ? required_argument : no_argument;
+		lopts[i].has_arg = opt_table[i].kind == OPT_OPT_STR ? optional_argument :
+				   opt_table[i].arg ? required_argument : no_argument;
 		lopts[i].flag = NULL;
 		lopts[i].val = 256 + (int)i;
 	}
@@ -240,8 +252,8 @@ void opts_help(FILE *f)
 		const struct opt_def *o = &opt_table[i];
 		char lhs[40];
 
-		snprintf(lhs, sizeof(lhs), "--%s%s%s", o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", o->name,
+			 o->arg && o->kind != OPT_OPT_STR ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-20s %s\n", lhs, o->help);
 	}
 }
@@ -260,6 +272,11 @@ static void opt_value(const struct opt_def *o, const struct settings *s, char *b
 	case OPT_STR: {
 		const char *v = *(const char *const *)(base + o->off);
 		snprintf(buf, len, "%s", v ? v : "");
+		break;
+	}
+	case OPT_OPT_STR: {
+		const char *v = *(const char *const *)(base + o->off);
+		snprintf(buf, len, "%s", !v ? "" : *v ? v : "true");
 		break;
 	}
 	case OPT_SET_INT:

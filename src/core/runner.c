@@ -313,7 +313,7 @@ static void worker_loop(struct worker *w)
 				__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
 			}
 		}
-		if (measuring && !w->t_end && now >= end) {
+		if (measuring && !w->t_end && (now >= end || (s->stop && *s->stop))) {
 			uint64_t u, sy;
 
 			w->t_end = now;
@@ -322,6 +322,8 @@ static void worker_loop(struct worker *w)
 			w->cpu_sys_ns = sy - w->cpu_sys_ns;
 			stopping = true;
 		}
+		if (s->stop && *s->stop)
+			stopping = true;
 		if (stopping)
 			pending = 0;
 	}
@@ -399,23 +401,28 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* Sleep until t, calling spec->progress every 500 ms on the way. */
+/* Sleep until t, calling spec->progress every 500 ms on the way, and
+ * waking early when spec->stop is raised. */
 static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsigned n,
 			   uint64_t t0, uint64_t t)
 {
-	const uint64_t step = 500000000u;
-	uint64_t now = clock_ns(), ops;
+	const uint64_t step = 100000000u;
+	uint64_t now = clock_ns(), ops, next_report = now + 5 * step;
 
-	while (spec->progress && now + step < t) {
-		sleep_until(now + step);
+	while (now < t) {
+		if (spec->stop && *spec->stop)
+			return;
+		sleep_until(now + step < t ? now + step : t);
 		now = clock_ns();
+		if (!spec->progress || now < next_report || now >= t)
+			continue;
+		next_report = now + 5 * step;
 		ops = 0;
 		for (unsigned i = 0; i < n; i++)
 			ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
 		spec->progress(spec->progress_arg, now - t0, spec->ramp_ns + spec->runtime_ns,
 			       ops, ops * spec->bs);
 	}
-	sleep_until(t);
 }
 
 int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
