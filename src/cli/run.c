@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -265,6 +266,28 @@ static void writes_verdict(const struct settings *s, const struct target_info *t
 		v->allowed = false;
 }
 
+/* A directory target is written to (scratch files): say so now, clearly,
+ * rather than failing on the first create. */
+static int check_dir_writable(const struct target_info *ti, char *err, size_t errlen)
+{
+	struct statvfs sv;
+
+	if (ti->kind != TARGET_DIR)
+		return 0;
+	if (!statvfs(ti->resolved, &sv) && (sv.f_flag & ST_RDONLY)) {
+		snprintf(err, errlen, "%s is on a read-only file system: diskbench writes its "
+			 "scratch files in a directory target (to read a device, name the "
+			 "device)", ti->path);
+		return -EROFS;
+	}
+	if (access(ti->resolved, W_OK | X_OK)) {
+		snprintf(err, errlen, "%s: cannot create scratch files here: %s", ti->path,
+			 strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
 /* The working set: what the user asked for, within what the target holds. */
 static int pick_size(const struct settings *s, const struct target_info *ti, uint64_t *size,
 		     char *err, size_t errlen)
@@ -512,7 +535,9 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: %s", target, err);
 		return EXIT_USAGE;
 	}
-	ret = pick_size(&s, &ti, &size, err, sizeof(err));
+	ret = check_dir_writable(&ti, err, sizeof(err));
+	if (!ret)
+		ret = pick_size(&s, &ti, &size, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;

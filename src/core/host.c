@@ -5,27 +5,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "strutil.h"
 #include "result.h"
 
 /* /proc/cpuinfo keys naming the CPU, best first: x86 and most others say
  * "model name"; older ARM kernels only say "Hardware"; MIPS "cpu model". */
 static const char *const cpu_keys[] = { "model name", "Hardware", "cpu model" };
 #define NCPU_KEYS (sizeof(cpu_keys) / sizeof(cpu_keys[0]))
-
-static void copy_trimmed(char *dst, size_t dstlen, const char *src)
-{
-	size_t len;
-
-	while (isspace((unsigned char)*src))
-		src++;
-	len = strlen(src);
-	while (len && isspace((unsigned char)src[len - 1]))
-		len--;
-	if (len >= dstlen)
-		len = dstlen - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
 
 static void probe_cpu_model(struct host_info *h)
 {
@@ -50,7 +36,7 @@ static void probe_cpu_model(struct host_info *h)
 			/* the key must be the whole field: "model name\t: ..." */
 			if (strspn(line + klen, " \t") != (size_t)(colon - line) - klen)
 				continue;
-			copy_trimmed(found[i], sizeof(found[i]), colon + 1);
+			str_copy_trimmed(found[i], sizeof(found[i]), colon + 1);
 		}
 	}
 	fclose(f);

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "strutil.h"
 #include "target.h"
 
 const char *target_kind_name(enum target_kind k)
@@ -48,21 +49,6 @@ static int set_errno_err(char *err, size_t errlen, int e)
 		err[0] = (char)tolower((unsigned char)err[0]);
 	}
 	return -e;
-}
-
-static void copy_trimmed(char *dst, size_t dstlen, const char *src)
-{
-	size_t len;
-
-	while (isspace((unsigned char)*src))
-		src++;
-	len = strlen(src);
-	while (len && isspace((unsigned char)src[len - 1]))
-		len--;
-	if (len >= dstlen)
-		len = dstlen - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
 }
 
 /* dst = a + b, cut to fit: model strings are informative, not exact. */
@@ -104,7 +90,7 @@ static int read_attr(char *buf, size_t len, const char *fmt, ...)
 	if (ret)
 		return ret;
 	raw[n] = '\0';
-	copy_trimmed(buf, len, raw);
+	str_copy_trimmed(buf, len, raw);
 	return 0;
 }
 

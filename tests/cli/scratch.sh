@@ -1,6 +1,7 @@
 #!/bin/bash
-# scratch.sh - the scratch directory is gone after a normal run and after
-# SIGINT, SIGTERM or SIGHUP in the middle of one.
+# scratch.sh - the scratch directory is gone after a normal run, after
+# SIGTERM or SIGHUP in the middle of one, and after one or two SIGINTs (the
+# first stops the run and reports what it measured, the second at once).
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -8,41 +9,47 @@ need_cmd python3
 make_tmpdir /var/tmp
 dir=$TMP_DIR
 
-"$DISKBENCH" --test seq-read --runtime 100ms --ramp 0 --size 8m --quiet "$dir" || fail "exit $?"
-[ -z "$(ls -A "$dir")" ] || fail "normal exit left: $(ls -A "$dir")"
-
-for sig in INT TERM HUP; do
-	"$DISKBENCH" --test rand-read --runtime 20s --ramp 0 --size 8m --quiet "$dir" &
+# start_run ARGS...: start a 20 s run in the background (pid in $pid) and
+# wait until it is under way (its scratch directory exists).
+start_run()
+{
+	"$DISKBENCH" --test rand-read --runtime 20s --ramp 0 --size 8m "$@" "$dir" \
+		>/dev/null 2>&1 &
 	pid=$!
-	# Wait until the run is under way (its scratch directory exists).
 	for i in $(seq 100); do
 		ls -d "$dir"/diskbench.* >/dev/null 2>&1 && break
 		sleep 0.05
 	done
-	ls -d "$dir"/diskbench.* >/dev/null 2>&1 || fail "SIG$sig: run never started"
+	ls -d "$dir"/diskbench.* >/dev/null 2>&1 || fail "the run never started"
 	sleep 0.3
-	kill -s "$sig" "$pid"
+}
+
+# signal_run WANT SIG...: send each SIG, expect exit status WANT and an empty
+# target directory.
+signal_run()
+{
+	local want=$1 sig rc
+	shift
+	for sig in "$@"; do
+		kill -s "$sig" "$pid"
+	done
 	wait "$pid"
 	rc=$?
-	[ "$rc" -ne 0 ] || fail "SIG$sig: exit 0 after a signal"
-	[ -z "$(ls -A "$dir")" ] || fail "SIG$sig left: $(ls -A "$dir")"
-	echo "SIG$sig: exit $rc, nothing left"
-done
-# The first SIGINT stops the run and reports what it measured (exit 130);
-# a second one stops at once. Both leave nothing behind.
-"$DISKBENCH" --test rand-read --runtime 20s --ramp 0 --size 8m --json "$dir.json" "$dir" \
-	>/dev/null 2>&1 &
-pid=$!
-for i in $(seq 100); do
-	ls -d "$dir"/diskbench.* >/dev/null 2>&1 && break
-	sleep 0.05
-done
-sleep 0.5
-kill -s INT "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] || fail "one SIGINT: exit $rc, want 130"
-[ -z "$(ls -A "$dir")" ] || fail "one SIGINT left: $(ls -A "$dir")"
+	[ "$rc" -eq "$want" ] || fail "SIG$*: exit $rc, want $want"
+	[ -z "$(ls -A "$dir")" ] || fail "SIG$* left: $(ls -A "$dir")"
+	echo "SIG$*: exit $rc, nothing left"
+}
+
+"$DISKBENCH" --test seq-read --runtime 100ms --ramp 0 --size 8m --quiet "$dir" || fail "exit $?"
+[ -z "$(ls -A "$dir")" ] || fail "normal exit left: $(ls -A "$dir")"
+
+start_run --quiet
+signal_run 143 TERM
+start_run --quiet
+signal_run 129 HUP
+
+start_run --json "$dir.json"
+signal_run 130 INT
 python3 - "$dir.json" <<'PY' || fail "one SIGINT: the partial result is not a sane document"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -51,17 +58,6 @@ assert any("interrupted" in w for w in d["warnings"])
 PY
 rm -f "$dir.json"
 
-"$DISKBENCH" --test rand-read --runtime 20s --ramp 0 --size 8m --quiet "$dir" &
-pid=$!
-for i in $(seq 100); do
-	ls -d "$dir"/diskbench.* >/dev/null 2>&1 && break
-	sleep 0.05
-done
-sleep 0.3
-kill -s INT "$pid"
-kill -s INT "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] || fail "two SIGINTs: exit $rc, want 130"
-[ -z "$(ls -A "$dir")" ] || fail "two SIGINTs left: $(ls -A "$dir")"
+start_run --quiet
+signal_run 130 INT INT
 echo "ok"
