@@ -669,6 +669,10 @@ int cmd_run(int argc, char **argv)
 		}
 		done++;
 	}
+	if (done && !r.tests[0].dev_valid && !(e->flags & ENGINE_F_NO_IO))
+		result_add_warning(&r, "%s has no block device counters (%s): whether the I/O "
+				   "reached a disk cannot be checked", ti.path,
+				   ti.fs_type[0] ? ti.fs_type : "no device");
 	if (interrupted && status == EXIT_OK) {
 		result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut short",
 				   done, plan.n);
