@@ -14,6 +14,15 @@ int report_text(FILE *f, const struct run_result *r);
  * no log text. Returns 0 or -errno. */
 int report_json(FILE *f, const struct run_result *r);
 
+/* A header row and one row per test; the columns are stable (csv.c lists
+ * them, README.md documents them). Returns 0 or -errno. */
+int report_csv(FILE *f, const struct run_result *r);
+
+/* One line of bonnie++'s CSV format 1.98 (50 fields), which bonnie++'s
+ * bon_csv2txt and bon_csv2html read; tests map by workload name
+ * (bonnie_csv.c documents the fields). Returns 0 or -errno. */
+int report_bonnie_csv(FILE *f, const struct run_result *r);
+
 /* `diskbench info`: every fact about t, then "writes allowed: yes/no,
  * because ..." from now (the options given) and, when it differs, what
  * --destructive would change (with_destructive). Text, or one JSON document

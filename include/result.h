@@ -65,6 +65,22 @@ struct host_info {
 	uint64_t memory_bytes;
 };
 
+/* Xbench-style scores (xbench.h), computed once after the run. */
+struct xbench_score {
+	const char *name;	/* "Sequential Uncached Write 4k" */
+	double measured;	/* bytes/s */
+	double baseline;	/* bytes/s */
+	double score;		/* 100 x measured / baseline */
+};
+
+struct xbench_scores {
+	bool valid;		/* at least one test was scored */
+	char source[256];	/* the baseline's origin */
+	struct xbench_score tests[8];
+	unsigned n;
+	double sequential, random, total;	/* harmonic means; 0 when a group is empty */
+};
+
 #define RESULT_MAX_SETTINGS 64
 
 struct run_result {
@@ -80,6 +96,7 @@ struct run_result {
 	unsigned ntests;
 	char **warnings;	/* owned strings, also shown on stderr by the CLI */
 	unsigned nwarnings;
+	struct xbench_scores xbench;
 };
 
 /* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
