@@ -154,6 +154,31 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	jw_close(w, '}');
 }
 
+/* "xbench": null, or the scores with their baseline (rates in bytes/s). */
+static void json_xbench(struct jw *w, const struct xbench_scores *x)
+{
+	if (!x->valid) {
+		jw_null(w, "xbench");
+		return;
+	}
+	jw_open(w, "xbench", '{', false);
+	jw_cstr(w, "baseline", x->source);
+	jw_open(w, "tests", '[', false);
+	for (unsigned i = 0; i < x->n; i++) {
+		jw_open(w, NULL, '{', false);
+		jw_cstr(w, "name", x->tests[i].name);
+		jw_fixed(w, "bytes_per_sec", x->tests[i].measured, 3);
+		jw_fixed(w, "baseline_bytes_per_sec", x->tests[i].baseline, 3);
+		jw_fixed(w, "score", x->tests[i].score, 2);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_fixed(w, "sequential", x->sequential, 2);
+	jw_fixed(w, "random", x->random, 2);
+	jw_fixed(w, "total", x->total, 2);
+	jw_close(w, '}');
+}
+
 static void json_test(struct jw *w, const struct test_result *t)
 {
 	jw_open(w, NULL, '{', false);
@@ -241,6 +266,8 @@ int report_json(FILE *f, const struct run_result *r)
 	for (i = 0; i < r->ntests; i++)
 		json_test(&w, &r->tests[i]);
 	jw_close(&w, ']');
+
+	json_xbench(&w, &r->xbench);
 
 	jw_open(&w, "warnings", '[', false);
 	for (i = 0; i < r->nwarnings; i++)
