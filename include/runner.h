@@ -37,6 +37,15 @@ struct test_spec {
 	 * every job ends its measured phase at its next completion and the
 	 * test returns what it measured so far. */
 	const volatile sig_atomic_t *stop;
+
+	/* WL_OPS workloads only (see struct wl_job); zero means the default. */
+	const char *scratch_dir; /* the run's private scratch directory, NULL when
+				  * the target is a device or a file */
+	int char_mode;		/* --char-mode: 0 stdio (default), 1 syscall */
+	uint64_t nfiles;	/* --files: files per job (0: 16384, bonnie++ -n 16) */
+	uint64_t file_min, file_max; /* --file-size MIN[:MAX]: bytes (0:0, empty) */
+	uint32_t ndirs;		/* --dirs: directories per job (0: 1) */
+	bool fsync;		/* --fsync: fsync each created file (default off) */
 };
 
 /*
@@ -49,6 +58,14 @@ struct test_spec {
  * result_finish()ed), or -errno with a one-line reason in err. An I/O error
  * is not a failure of the run: it is counted in out (errors, first_errno,
  * first_error_offset) and stops that job. Never prints.
+ *
+ * A WL_BLOCK workload with write_pct > 0 draws each request's direction
+ * (the fd is then opened read-write); one with fixed_size uses [0,
+ * fixed_size) for every job instead of size. A WL_OPS workload uses no
+ * engine (spec->engine may be NULL): each job calls ops->op() in a loop and
+ * times every call; out->engine, bs and direct come from ops->describe(), qd is
+ * 1, bytes are what the ops returned. A finite workload skips the ramp, and
+ * a job whose op returns WL_OP_DONE ends its measured phase there.
  */
 int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
 	       struct test_result *out, char *err, size_t errlen);

@@ -1,4 +1,4 @@
-/* workload.h - what a test does: direction, offsets, data. Engine-agnostic. */
+/* workload.h - what a test does: offsets and direction, or its own timed ops. */
 #ifndef DISKBENCH_WORKLOAD_H
 #define DISKBENCH_WORKLOAD_H
 
@@ -10,16 +10,103 @@
 
 enum wl_pattern { WL_SEQ, WL_RAND };
 
+/*
+ * WL_BLOCK: the runner moves bs-sized blocks at generated offsets through an
+ * engine (seq/rand read/write, seeks, hdparm-style reads). WL_OPS: the
+ * workload performs its own operations (per-char stdio, rewrite, file
+ * create/stat/delete) through its wl_ops; the runner only times each op.
+ */
+enum wl_kind { WL_BLOCK, WL_OPS };
+
+/* op() results besides bytes moved (>= 0) and -errno: the workload has run
+ * out of work (no file left to create or delete). A value no errno reaches. */
+#define WL_OP_DONE (-((int64_t)1 << 40))
+
+/* struct wl_job char_mode values */
+enum wl_char_mode { WL_CHAR_STDIO = 0, WL_CHAR_SYSCALL = 1 };
+
+/* Defaults of the metadata parameters (bonnie++ -n 16: 16 x 1024 empty
+ * files in one directory). */
+#define WL_DEFAULT_NFILES 16384u
+#define WL_DEFAULT_NDIRS 1u
+
+/* Everything one job of a WL_OPS workload needs. Filled by the runner. */
+struct wl_job {
+	const char *scratch_dir; /* the run's private scratch directory; NULL when
+				  * the target is a device or a file */
+	const char *data_path;	/* the laid-out data file, or the target itself */
+	uint64_t size;		/* working set of the whole test, bytes */
+	uint32_t bs;		/* chunk size (rewrite) */
+	unsigned job, jobs;	/* this job's index, and how many run */
+	uint64_t seed;		/* the test's seed; each job mixes in its index */
+	bool direct;		/* O_DIRECT where the workload uses a plain fd */
+	enum wl_pattern pattern; /* order of the files (meta-*) */
+	int char_mode;		/* enum wl_char_mode */
+	uint64_t nfiles;	/* meta-*: files per job */
+	uint64_t min_size, max_size; /* meta-*: file sizes, uniform in [min, max] */
+	uint32_t ndirs;		/* meta-*: directories the files are spread over */
+	bool fsync;		/* meta-create: fsync each file before close */
+};
+
+/* How a WL_OPS job describes itself in the result. */
+struct wl_desc {
+	const char *engine;	/* static: the I/O path ("stdio", "syscall", "sync", "posix") */
+	uint32_t io_size;	/* bytes per I/O call (1 for per-char), the result's bs */
+	bool direct;		/* O_DIRECT in effect (never for stdio or metadata) */
+};
+
+struct wl_ops {
+	/* Untimed setup of one job (open files, create what stat/delete
+	 * need, shuffle). Runs on the job's thread. Returns 0 with *state
+	 * set, or -errno with a one-line reason in err. */
+	int (*init)(void **state, const struct wl_job *job, char *err, size_t errlen);
+	/* ONE timed operation: bytes moved (>= 0), -errno, or WL_OP_DONE. */
+	int64_t (*op)(void *state);
+	/* Frees the state and removes everything init and op created. Safe
+	 * after a failed init (state NULL or partly built). */
+	void (*cleanup)(void *state);
+	void (*describe)(const struct wl_job *job, struct wl_desc *d);
+	const char *unit;	/* what one op is, for humans: "file created" */
+};
+
 struct workload {
 	const char *name;	/* "seq-read" */
 	const char *desc;
-	enum io_dir dir;
+	enum io_dir dir;	/* IO_WRITE when the test writes at all (see wl_writes) */
 	enum wl_pattern pattern;
+	enum wl_kind kind;
+	bool needs_fs;		/* needs a directory target: skip on a device or file */
+	bool finite;		/* may run out of work (WL_OP_DONE): no ramp, so the
+				 * measured phase sees all of it */
+	/* WL_BLOCK: percentage of requests that are writes, each drawn from
+	 * the job's seeded RNG (0: every request goes in dir). */
+	unsigned write_pct;
+	/* O_DIRECT policy the CLI applies unless the user chose explicitly:
+	 * -1 none (the run's default), 0 buffered, 1 direct. */
+	int force_direct;
+	/* WL_BLOCK: a working set of this many bytes at offset 0, shared by
+	 * every job, in place of the run's size (0: the run's size). */
+	uint64_t fixed_size;
+	const struct wl_ops *ops; /* WL_OPS only */
 };
+
+/* Does the test write to its target (a gate question)? */
+static inline bool wl_writes(const struct workload *w)
+{
+	return w->dir == IO_WRITE || w->write_pct > 0;
+}
 
 /* The workload table and lookup by name (NULL when unknown). */
 const struct workload *wl_table(size_t *n);
 const struct workload *wl_find(const char *name);
+
+/* The WL_OPS implementations (char.c, rewrite.c, meta.c). */
+extern const struct wl_ops wl_char_write_ops;
+extern const struct wl_ops wl_char_read_ops;
+extern const struct wl_ops wl_rewrite_ops;
+extern const struct wl_ops wl_meta_create_ops;
+extern const struct wl_ops wl_meta_stat_ops;
+extern const struct wl_ops wl_meta_delete_ops;
 
 /* xoshiro256** PRNG: fast, seeded, reproducible across runs and hosts. */
 struct wl_rng {
@@ -46,6 +133,22 @@ static inline uint64_t wl_rng_next(struct wl_rng *r)
 	return res;
 }
 
+/* Uniform in [0, n) (Lemire's multiply-shift, no modulo bias). */
+static inline uint64_t wl_rng_below(struct wl_rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)wl_rng_next(r) * n) >> 64);
+}
+
+/* One draw of a mixed workload: true (a write) with probability pct/100. */
+static inline bool wl_draw_write(struct wl_rng *r, unsigned pct)
+{
+	return wl_rng_below(r, 100) < pct;
+}
+
+/* Shuffle idx[0..n) in place (Fisher-Yates), seeded: the random order of
+ * the metadata tests. */
+void wl_permute(uint32_t *idx, size_t n, struct wl_rng *r);
+
 /*
  * Offsets for one worker: block-aligned positions in [base, base + len),
  * len rounded down to a whole number of bs blocks. Sequential wraps around
@@ -67,8 +170,7 @@ static inline uint64_t wl_offsets_next(struct wl_offsets *g)
 	uint64_t blk;
 
 	if (g->random) {
-		/* Lemire's multiply-shift: uniform in [0, nblocks) */
-		blk = (uint64_t)(((unsigned __int128)wl_rng_next(&g->rng) * g->nblocks) >> 64);
+		blk = wl_rng_below(&g->rng, g->nblocks);
 	} else {
 		blk = g->next++;
 		if (g->next == g->nblocks)

@@ -31,6 +31,7 @@ struct worker {
 	enum target_kind kind;
 	pthread_barrier_t *barrier;
 	const uint64_t *t0;		/* common start, set by the main thread */
+	unsigned *finished;		/* workers out of their loop (atomic) */
 
 	struct engine_ctx ctx;
 	bool engine_ready;
@@ -40,7 +41,12 @@ struct worker {
 	size_t bufs_len;
 	bool bufs_numa;
 	struct wl_offsets gen;
+	struct wl_rng dir_rng;		/* write_pct draws */
 	uint64_t write_seq;
+
+	struct wl_job job;		/* WL_OPS */
+	void *ops_state;
+	bool ops_ready;
 
 	struct hist *lat;
 	uint64_t ops, bytes, errors;
@@ -65,6 +71,20 @@ static void thread_cpu(uint64_t *user, uint64_t *sys)
 	getrusage(RUSAGE_THREAD, &ru);
 	*user = tv_ns(&ru.ru_utime);
 	*sys = tv_ns(&ru.ru_stime);
+}
+
+/* A workload that runs out of work gets no ramp: it would eat the work. */
+static uint64_t spec_ramp(const struct test_spec *s)
+{
+	return s->wl->finite ? 0 : s->ramp_ns;
+}
+
+/* The working set: the run's, or the workload's own fixed region. */
+static uint64_t spec_size(const struct test_spec *s)
+{
+	if (s->wl->fixed_size && s->wl->fixed_size < s->size)
+		return s->wl->fixed_size;
+	return s->size;
 }
 
 static int worker_fail(struct worker *w, int err, const char *what)
@@ -123,14 +143,54 @@ static void pin(struct worker *w)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* A WL_OPS job: no engine, no fd; the workload opens what it needs. */
+static int worker_setup_ops(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+	struct wl_job *j = &w->job;
+	int ret;
+
+	pin(w);
+	w->lat = calloc(1, sizeof(*w->lat));
+	if (!w->lat)
+		return worker_fail(w, -ENOMEM, "allocating the histogram");
+	hist_init(w->lat);
+	j->scratch_dir = s->scratch_dir;
+	j->data_path = w->path;
+	j->size = s->size;
+	j->bs = s->bs;
+	j->job = w->id;
+	j->jobs = s->jobs;
+	j->seed = s->seed;
+	j->direct = s->direct;
+	j->pattern = s->wl->pattern;
+	j->char_mode = s->char_mode;
+	j->nfiles = s->nfiles ? s->nfiles : WL_DEFAULT_NFILES;
+	j->min_size = s->file_min;
+	j->max_size = s->file_max;
+	j->ndirs = s->ndirs ? s->ndirs : WL_DEFAULT_NDIRS;
+	j->fsync = s->fsync;
+	w->ops_ready = true;
+	ret = s->wl->ops->init(&w->ops_state, j, w->errmsg, sizeof(w->errmsg));
+	if (ret) {
+		w->err = ret;
+		if (!w->errmsg[0])
+			snprintf(w->errmsg, sizeof(w->errmsg), "%s: setup: %s", s->wl->name,
+				 strerror(-ret));
+	}
+	return ret;
+}
+
 /* Everything a worker needs before the clock starts. */
 static int worker_setup(struct worker *w)
 {
 	const struct test_spec *s = w->spec;
 	unsigned qd = s->qd;
-	uint64_t slice, base, seed;
+	uint64_t slice, base, seed, size = spec_size(s);
 	int flags, ret;
 
+	if (s->wl->kind == WL_OPS)
+		return worker_setup_ops(w);
 	pin(w);
 	w->lat = calloc(1, sizeof(*w->lat));
 	w->reqs = calloc(qd, sizeof(*w->reqs));
@@ -151,6 +211,8 @@ static int worker_setup(struct worker *w)
 
 		wl_rng_seed(&rng, s->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
 		wl_fill_random(w->bufs, (size_t)qd * s->bs, &rng);
+		/* Its own stream, so the directions do not shift the offsets. */
+		wl_rng_seed(&w->dir_rng, s->seed ^ (0xa54ff53a5f1d36f1ull * (w->id + 1)));
 	}
 	for (unsigned i = 0; i < qd; i++) {
 		struct io_req *r = &w->reqs[i];
@@ -163,13 +225,14 @@ static int worker_setup(struct worker *w)
 	}
 
 	/* Sequential jobs each walk their own slice; random jobs roam the
-	 * whole working set with their own seed. */
-	if (s->wl->pattern == WL_SEQ) {
-		slice = s->size / s->jobs / s->bs * s->bs;
+	 * whole working set with their own seed. A fixed region (hdparm -T's
+	 * 2 MiB) is re-read whole by every job. */
+	if (s->wl->pattern == WL_SEQ && !s->wl->fixed_size) {
+		slice = size / s->jobs / s->bs * s->bs;
 		base = slice * w->id;
 		seed = s->seed;
 	} else {
-		slice = s->size;
+		slice = size;
 		base = 0;
 		seed = s->seed + w->id;
 	}
@@ -180,7 +243,8 @@ static int worker_setup(struct worker *w)
 	w->ctx.fd = -1;
 	w->ctx.qd = qd;
 	if (!(s->engine->flags & ENGINE_F_NO_IO)) {
-		flags = (s->wl->dir == IO_WRITE ? O_WRONLY : O_RDONLY) | O_CLOEXEC;
+		flags = s->wl->write_pct ? O_RDWR : s->wl->dir == IO_WRITE ? O_WRONLY : O_RDONLY;
+		flags |= O_CLOEXEC;
 		if (s->direct)
 			flags |= O_DIRECT;
 		w->ctx.fd = open(w->path, flags);
@@ -196,6 +260,8 @@ static int worker_setup(struct worker *w)
 
 static void worker_teardown(struct worker *w)
 {
+	if (w->ops_ready)
+		w->spec->wl->ops->cleanup(w->ops_state);
 	if (w->engine_ready)
 		w->spec->engine->cleanup(&w->ctx);
 	if (w->ctx.fd >= 0)
@@ -205,6 +271,22 @@ static void worker_teardown(struct worker *w)
 	free(w->freel);
 	free(w->batch);
 	free(w->done);
+}
+
+/* Close the measured window now (an early stop); an unopened one is empty. */
+static void window_close(struct worker *w, bool measuring)
+{
+	uint64_t u, sy;
+
+	w->t_end = clock_ns();
+	if (!measuring) {
+		w->t_start = w->t_end;
+		w->cpu_user_ns = w->cpu_sys_ns = 0;
+	} else {
+		thread_cpu(&u, &sy);
+		w->cpu_user_ns = u - w->cpu_user_ns;
+		w->cpu_sys_ns = sy - w->cpu_sys_ns;
+	}
 }
 
 static void note_error(struct worker *w, const struct io_req *r)
@@ -226,14 +308,16 @@ static void worker_loop(struct worker *w)
 	const struct test_spec *s = w->spec;
 	const struct engine_ops *e = s->engine;
 	const bool is_write = s->wl->dir == IO_WRITE;
+	const unsigned write_pct = s->wl->write_pct;
+	const bool mixed = write_pct > 0;
 	const unsigned qd = s->qd;
 	const uint64_t stamp_step = s->bs / 512 ? s->bs / 512 : 1;
-	uint64_t ramp_end = *w->t0 + s->ramp_ns, end = 0, now;
+	uint64_t ramp_end = *w->t0 + spec_ramp(s), end = 0, now;
 	unsigned nfree = qd, inflight = 0, pending = 0, n, i;
 	bool measuring = false, stopping = false;
 	int got;
 
-	if (s->ramp_ns == 0) {
+	if (spec_ramp(s) == 0) {
 		measuring = true;
 		w->t_start = *w->t0;
 		end = w->t_start + s->runtime_ns;
@@ -248,7 +332,12 @@ static void worker_loop(struct worker *w)
 				struct io_req *r = w->freel[--nfree];
 
 				r->offset = wl_offsets_next(&w->gen);
-				if (is_write) {
+				/* mixed is loop-invariant: a pure-direction
+				 * test pays one predicted branch here. */
+				if (mixed)
+					r->dir = wl_draw_write(&w->dir_rng, write_pct) ?
+						 IO_WRITE : IO_READ;
+				if (is_write || (mixed && r->dir == IO_WRITE)) {
 					wl_stamp(r->buf, r->len,
 						 ((uint64_t)w->id << 48) + w->write_seq);
 					w->write_seq += stamp_step;
@@ -328,21 +417,63 @@ static void worker_loop(struct worker *w)
 			pending = 0;
 	}
 
-	if (!w->t_end) {
-		uint64_t u, sy;
-
-		/* Stopped early by an error: the window ends now. */
-		w->t_end = clock_ns();
-		if (!measuring) {
-			w->t_start = w->t_end;
-			w->cpu_user_ns = w->cpu_sys_ns = 0;
-		} else {
-			thread_cpu(&u, &sy);
-			w->cpu_user_ns = u - w->cpu_user_ns;
-			w->cpu_sys_ns = sy - w->cpu_sys_ns;
-		}
-	}
+	/* Stopped early by an error: the window ends now. */
+	if (!w->t_end)
+		window_close(w, measuring);
 	w->bytes = w->ops * s->bs;
+}
+
+/*
+ * The WL_OPS loop: one op at a time, a clock read on each side of it (an op
+ * is sized to cost far more than the ~20 ns read). The window opens at the
+ * first op that starts after the ramp and closes at the end of the op that
+ * crosses the runtime, at a stop request, at an error or when the workload
+ * runs out of work (WL_OP_DONE): then the window is the time until then.
+ */
+static void worker_loop_ops(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+	int64_t (*const op)(void *) = s->wl->ops->op;
+	void *const state = w->ops_state;
+	uint64_t ramp_end = *w->t0 + spec_ramp(s), end = 0, t1, t2;
+	bool measuring = false;
+	int64_t res;
+
+	for (;;) {
+		t1 = clock_ns();
+		if (!measuring && t1 >= ramp_end) {
+			measuring = true;
+			w->t_start = t1;
+			end = t1 + s->runtime_ns;
+			thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+		}
+		res = op(state);
+		t2 = clock_ns();
+		if (res < 0) {
+			if (res != WL_OP_DONE && !w->errors++)
+				w->first_errno = res >= -4095 ? (int)-res : EIO;
+			break;
+		}
+		if (measuring) {
+			hist_add(w->lat, t2 - t1);
+			/* Relaxed stores: plain adds, whole values for the
+			 * progress reader. */
+			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&w->bytes, w->bytes + (uint64_t)res, __ATOMIC_RELAXED);
+			if (t2 >= end) {
+				uint64_t u, sy;
+
+				w->t_end = t2;
+				thread_cpu(&u, &sy);
+				w->cpu_user_ns = u - w->cpu_user_ns;
+				w->cpu_sys_ns = sy - w->cpu_sys_ns;
+				return;
+			}
+		}
+		if (s->stop && *s->stop)
+			break;
+	}
+	window_close(w, measuring);
 }
 
 static void *worker_main(void *arg)
@@ -353,10 +484,13 @@ static void *worker_main(void *arg)
 	/* Everyone starts together, or nobody does. */
 	pthread_barrier_wait(w->barrier);
 	pthread_barrier_wait(w->barrier);
-	if (!w->err && !*w->t0)
-		return NULL;
-	if (!w->err)
-		worker_loop(w);
+	if (!w->err && *w->t0) {
+		if (w->spec->wl->kind == WL_OPS)
+			worker_loop_ops(w);
+		else
+			worker_loop(w);
+	}
+	__atomic_add_fetch(w->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -402,26 +536,32 @@ static void sleep_until(uint64_t t)
 }
 
 /* Sleep until t, calling spec->progress every 500 ms on the way, and
- * waking early when spec->stop is raised. */
+ * waking early when spec->stop is raised or every worker is done. */
 static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   uint64_t t0, uint64_t t)
+			   const unsigned *finished, uint64_t t0, uint64_t t)
 {
 	const uint64_t step = 100000000u;
-	uint64_t now = clock_ns(), ops, next_report = now + 5 * step;
+	const bool ops_kind = spec->wl->kind == WL_OPS;
+	uint64_t now = clock_ns(), ops, bytes, next_report = now + 5 * step;
 
 	while (now < t) {
 		if (spec->stop && *spec->stop)
+			return;
+		if (__atomic_load_n(finished, __ATOMIC_ACQUIRE) == n)
 			return;
 		sleep_until(now + step < t ? now + step : t);
 		now = clock_ns();
 		if (!spec->progress || now < next_report || now >= t)
 			continue;
 		next_report = now + 5 * step;
-		ops = 0;
-		for (unsigned i = 0; i < n; i++)
+		ops = bytes = 0;
+		for (unsigned i = 0; i < n; i++) {
 			ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
-		spec->progress(spec->progress_arg, now - t0, spec->ramp_ns + spec->runtime_ns,
-			       ops, ops * spec->bs);
+			if (ops_kind)
+				bytes += __atomic_load_n(&ws[i].bytes, __ATOMIC_RELAXED);
+		}
+		spec->progress(spec->progress_arg, now - t0, spec_ramp(spec) + spec->runtime_ns,
+			       ops, ops_kind ? bytes : ops * spec->bs);
 	}
 }
 
@@ -431,9 +571,15 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 	struct dev_counters c0 = { 0 }, c1 = { 0 };
 	struct worker *ws;
 	pthread_barrier_t barrier;
-	uint64_t t0 = 0;
-	unsigned n = spec->jobs, started = 0, i;
+	uint64_t t0 = 0, ramp = spec_ramp(spec);
+	unsigned n = spec->jobs, started = 0, finished = 0, i;
+	const bool ops_kind = spec->wl->kind == WL_OPS;
 	int ret = 0;
+
+	if (!n || (ops_kind && !spec->wl->ops) || (!ops_kind && !spec->engine)) {
+		snprintf(err, errlen, "%s: no jobs, engine or operations to run", spec->wl->name);
+		return -EINVAL;
+	}
 
 	memset(out, 0, sizeof(*out));
 	out->lat = calloc(1, sizeof(*out->lat));
@@ -447,15 +593,15 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 	}
 	hist_init(out->lat);
 	out->workload = spec->wl->name;
-	out->engine = spec->engine->name;
+	out->engine = ops_kind ? "-" : spec->engine->name;
 	out->bs = spec->bs;
-	out->qd = spec->qd;
+	out->qd = ops_kind ? 1 : spec->qd;
 	out->jobs = spec->jobs;
 	out->direct = spec->direct;
 	out->random = spec->wl->pattern == WL_RAND;
 	out->is_write = spec->wl->dir == IO_WRITE;
-	out->ramp_ns = spec->ramp_ns;
-	out->size = spec->size;
+	out->ramp_ns = ramp;
+	out->size = spec_size(spec);
 
 	pthread_barrier_init(&barrier, NULL, n + 1);
 	for (i = 0; i < n; i++) {
@@ -465,6 +611,7 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 		ws[i].kind = ti->kind;
 		ws[i].barrier = &barrier;
 		ws[i].t0 = &t0;
+		ws[i].finished = &finished;
 		ws[i].ctx.fd = -1;
 		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) {
 			ret = -EAGAIN;
@@ -492,12 +639,12 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 		if (!ret)
 			t0 = clock_ns();
 		pthread_barrier_wait(&barrier);	/* go (t0 != 0) or give up */
-		if (!ret && !(spec->engine->flags & ENGINE_F_NO_IO)) {
+		if (!ret && (ops_kind || !(spec->engine->flags & ENGINE_F_NO_IO))) {
 			/* The workers' measured windows start at the first
 			 * completion after the ramp: within one I/O of this. */
-			wait_reporting(spec, ws, n, t0, t0 + spec->ramp_ns);
+			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp);
 			target_dev_counters(ti, &c0);
-			wait_reporting(spec, ws, n, t0, t0 + spec->ramp_ns + spec->runtime_ns);
+			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
 			target_dev_counters(ti, &c1);
 		}
 	}
@@ -507,6 +654,16 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 
 	if (!ret) {
 		merge(ws, n, spec, out);
+		if (ops_kind) {
+			struct wl_desc d = { .engine = "-", .io_size = spec->bs,
+					     .direct = spec->direct };
+
+			if (spec->wl->ops->describe)
+				spec->wl->ops->describe(&ws[0].job, &d);
+			out->engine = d.engine;
+			out->bs = d.io_size;
+			out->direct = d.direct;
+		}
 		out->dev_valid = c0.valid && c1.valid;
 		if (out->dev_valid) {
 			out->dev_read_bytes = c1.read_bytes - c0.read_bytes;

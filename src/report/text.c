@@ -468,6 +468,70 @@ static void text_notes(struct tw *w, const struct test_result *t)
 			PRIu64 ")", FLD(t->name), t->errors, t->first_error_offset);
 }
 
+/* ---- hdparm's own lines ------------------------------------------------------ */
+
+/* A line written as is: hdparm's alignment spaces must survive (tw_line
+ * would fold them). */
+static void tw_raw(struct tw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void tw_raw(struct tw *w, const char *fmt, ...)
+{
+	char b[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	tw_bytes(w, b, strnlen(b, sizeof(b)));
+	tw_nl(w);
+}
+
+static bool is_hdparm(const struct test_result *t)
+{
+	return t->workload && (!strcmp(t->workload, "buffered-read") ||
+			       !strcmp(t->workload, "cached-read"));
+}
+
+/*
+ * The lines hdparm -t and -T print, from the measured bytes and window, so
+ * they can be pasted next to old hdparm output. hdparm's "MB" is 2^20 bytes
+ * (it counts 2 MiB reads as 2 MB) and its MB/sec likewise, unlike the
+ * table's MB/s (10^6); it switches to kB/sec (2^10) at 1 MB/sec and below.
+ */
+static void text_hdparm(struct tw *w, const struct run_result *r)
+{
+	const double mib = 1024.0 * 1024.0;
+	const struct test_result *t;
+	bool head = false;
+	double secs, rate;
+	unsigned i;
+
+	for (i = 0; i < r->ntests; i++) {
+		t = &r->tests[i];
+		if (!is_hdparm(t) || !t->runtime_ns)
+			continue;
+		if (!head) {
+			tw_nl(w);
+			tw_line(w, "", 0, "hdparm's figures (MB = 2^20 bytes):");
+			head = true;
+		}
+		secs = (double)t->runtime_ns / 1e9;
+		rate = (double)t->bytes / mib / secs;
+		if (!strcmp(t->workload, "buffered-read"))
+			tw_raw(w, " Timing %s disk reads: %3" PRIu64 " MB in %5.2f seconds = "
+			       "%6.2f %s", t->direct ? "O_DIRECT" : "buffered", t->bytes >> 20,
+			       secs, rate > 1.0 ? rate : rate * 1024,
+			       rate > 1.0 ? "MB/sec" : "kB/sec");
+		else
+			tw_raw(w, " Timing %scached reads:   %3" PRIu64 " MB in %5.2f seconds = "
+			       "%6.2f %s", t->direct ? "O_DIRECT " : "", t->bytes >> 20, secs,
+			       rate > 1.0 ? rate : rate * 1024, rate > 1.0 ? "MB/sec" : "kB/sec");
+	}
+}
+
 int report_text(FILE *f, const struct run_result *r)
 {
 	struct tw w = { .f = f };
@@ -491,6 +555,7 @@ int report_text(FILE *f, const struct run_result *r)
 		for (i = 0; i < r->ntests; i++)
 			text_notes(&w, &r->tests[i]);
 	}
+	text_hdparm(&w, r);
 
 	tw_nl(&w);
 	tw_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "

@@ -1,4 +1,5 @@
 /* scratch.c - a private scratch directory that goes away even when we are killed. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -7,11 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "target.h"
 
 #define SCRATCH_MAX_FILES 64
+/* Subdirectories below the scratch directory that cleanup descends into
+ * (the metadata tests use two levels); deeper ones are left. */
+#define SCRATCH_MAX_DEPTH 6
+/* getdents64 buffer per level, on the stack of whoever cleans up (maybe a
+ * signal handler on a worker thread: 8 MiB stacks, so 6 x 2 KiB is fine). */
+#define DENTS_BUF 2048
 
 /*
  * Everything the signal handler touches lives in fixed static buffers: it
@@ -44,19 +53,93 @@ static void restore_handlers(void)
 		sigaction(scratch_signals[i], &old_actions[i], NULL);
 }
 
+/* struct linux_dirent64, as getdents64(2) fills it */
+struct dent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Empty the directory dfd (on device dev) of everything it holds, depth
+ * levels down: async-signal-safe (system calls on stack buffers only: no
+ * malloc, no opendir). Subdirectories are opened with O_NOFOLLOW and must be
+ * on the same device: a symlink or a mount point inside the scratch
+ * directory is never followed out of it. Removing entries while reading the
+ * directory may make getdents skip some, so the directory is re-read from
+ * the start until a pass finds nothing left (or nothing it can remove).
+ */
+static void empty_dir(int dfd, dev_t dev, int depth)
+{
+	char buf[DENTS_BUF] __attribute__((aligned(8)));
+	struct stat sb;
+	long n, off;
+	int pass, removed, seen, sub;
+
+	for (pass = 0; pass < 8; pass++) {
+		removed = seen = 0;
+		if (lseek(dfd, 0, SEEK_SET) < 0)
+			return;
+		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n; ) {
+				struct dent64 *d = (struct dent64 *)(buf + off);
+				const char *name = d->d_name;
+
+				off += d->d_reclen;
+				if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+					continue;
+				seen++;
+				if (d->d_type != DT_DIR && !unlinkat(dfd, name, 0)) {
+					removed++;
+					continue;
+				}
+				if (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN &&
+				    errno != EISDIR)
+					continue;
+				if (depth <= 0)
+					continue;
+				sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+				if (sub < 0)
+					continue;
+				if (!fstat(sub, &sb) && sb.st_dev == dev)
+					empty_dir(sub, dev, depth - 1);
+				close(sub);
+				if (!unlinkat(dfd, name, AT_REMOVEDIR))
+					removed++;
+			}
+		}
+		if (!seen || !removed)
+			return;
+	}
+}
+
 void target_scratch_cleanup(void)
 {
+	struct stat sb;
 	sig_atomic_t n;
+	int fd, saved = errno;
 
 	while ((n = nfiles) > 0) {
 		unlink(scratch_files[n - 1]);
 		nfiles = n - 1;
 	}
 	if (dir_ok) {
+		/* Whatever else the tests made in there (metadata trees,
+		 * per-char files) goes too: by the end, or on a signal. */
+		fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (!fstat(fd, &sb))
+				empty_dir(fd, sb.st_dev, SCRATCH_MAX_DEPTH);
+			close(fd);
+		}
 		rmdir(scratch_dir);
 		dir_ok = 0;
 	}
 	restore_handlers();
+	errno = saved;
 }
 
 static void scratch_on_signal(int sig)

@@ -1,4 +1,4 @@
-/* workloads.c - the workload table, the seeded PRNG, offset generators and data fill. */
+/* workloads.c - the workload table, the seeded PRNG, offsets, shuffles and data fill. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,30 +8,163 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Rows not naming kind, write_pct, fixed_size or ops get WL_BLOCK, 0, 0,
+ * NULL; force_direct must always be spelled out (-1 = no policy).
+ */
 static const struct workload workloads[] = {
 	{
 		.name = "seq-read",
 		.desc = "sequential reads, block after block, wrapping at the end",
 		.dir = IO_READ,
 		.pattern = WL_SEQ,
+		.force_direct = -1,
 	},
 	{
 		.name = "seq-write",
 		.desc = "sequential writes, block after block, wrapping at the end",
 		.dir = IO_WRITE,
 		.pattern = WL_SEQ,
+		.force_direct = -1,
 	},
 	{
 		.name = "rand-read",
 		.desc = "random reads, uniform over the block-aligned working set",
 		.dir = IO_READ,
 		.pattern = WL_RAND,
+		.force_direct = -1,
 	},
 	{
 		.name = "rand-write",
 		.desc = "random writes, uniform over the block-aligned working set",
 		.dir = IO_WRITE,
 		.pattern = WL_RAND,
+		.force_direct = -1,
+	},
+	{
+		.name = "char-write",
+		.desc = "per-char writes via stdio putc, 1 KiB of calls per op (bonnie++ Per Chr)",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.force_direct = -1,
+		.ops = &wl_char_write_ops,
+	},
+	{
+		.name = "char-read",
+		.desc = "per-char reads via stdio getc, 1 KiB of calls per op (bonnie++ Per Chr)",
+		.dir = IO_READ,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.force_direct = -1,
+		.ops = &wl_char_read_ops,
+	},
+	{
+		.name = "rewrite",
+		.desc = "read a chunk, dirty it, write it back in place, sequentially "
+			"(bonnie++ \"Rewrite\")",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.force_direct = -1,
+		.ops = &wl_rewrite_ops,
+	},
+	{
+		/* bonnie++'s seekers read a random chunk and write 10 % of
+		 * them back in place; a random 10 % of requests being writes
+		 * is the same load on the disk, without a read-modify-write
+		 * dependency the queue could not overlap. */
+		.name = "seeks",
+		.desc = "random chunk reads, 10 % of them writes (bonnie++ \"Random Seeks\")",
+		.dir = IO_READ,
+		.pattern = WL_RAND,
+		.write_pct = 10,
+		.force_direct = -1,
+	},
+	{
+		.name = "meta-create",
+		.desc = "create files in name order (bonnie++ \"Sequential Create\")",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.finite = true,
+		.force_direct = -1,
+		.ops = &wl_meta_create_ops,
+	},
+	{
+		.name = "meta-stat",
+		.desc = "stat files in name order (bonnie++ \"Sequential Read\")",
+		.dir = IO_READ,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.force_direct = -1,
+		.ops = &wl_meta_stat_ops,
+	},
+	{
+		.name = "meta-delete",
+		.desc = "delete files in name order (bonnie++ \"Sequential Delete\")",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.finite = true,
+		.force_direct = -1,
+		.ops = &wl_meta_delete_ops,
+	},
+	{
+		.name = "meta-create-rand",
+		.desc = "create files in a seeded random order (bonnie++ \"Random Create\")",
+		.dir = IO_WRITE,
+		.pattern = WL_RAND,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.finite = true,
+		.force_direct = -1,
+		.ops = &wl_meta_create_ops,
+	},
+	{
+		.name = "meta-stat-rand",
+		.desc = "stat files in a seeded random order (bonnie++ \"Random Read\")",
+		.dir = IO_READ,
+		.pattern = WL_RAND,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.force_direct = -1,
+		.ops = &wl_meta_stat_ops,
+	},
+	{
+		.name = "meta-delete-rand",
+		.desc = "delete files in a seeded random order (bonnie++ \"Random Delete\")",
+		.dir = IO_WRITE,
+		.pattern = WL_RAND,
+		.kind = WL_OPS,
+		.needs_fs = true,
+		.finite = true,
+		.force_direct = -1,
+		.ops = &wl_meta_delete_ops,
+	},
+	{
+		/* hdparm -t: buffered, so the kernel's readahead is part of
+		 * what is measured. */
+		.name = "buffered-read",
+		.desc = "sequential reads through the page cache, readahead included (hdparm -t)",
+		.dir = IO_READ,
+		.pattern = WL_SEQ,
+		.force_direct = 0,
+	},
+	{
+		/* hdparm -T: the same 2 MiB again and again, i.e. memory
+		 * speed; with O_DIRECT, the device's own cache. */
+		.name = "cached-read",
+		.desc = "re-reads of the first 2 MiB, from the page cache (hdparm -T)",
+		.dir = IO_READ,
+		.pattern = WL_SEQ,
+		.force_direct = 0,
+		.fixed_size = 2u << 20,
 	},
 };
 
@@ -102,6 +235,20 @@ int wl_offsets_init(struct wl_offsets *g, enum wl_pattern p, uint64_t base,
 	/* seeded in both cases so the struct is fully defined either way */
 	wl_rng_seed(&g->rng, seed);
 	return 0;
+}
+
+void wl_permute(uint32_t *idx, size_t n, struct wl_rng *r)
+{
+	size_t i, j;
+	uint32_t t;
+
+	/* Fisher-Yates from the top: every permutation equally likely */
+	for (i = n; i > 1; i--) {
+		j = (size_t)wl_rng_below(r, i);
+		t = idx[i - 1];
+		idx[i - 1] = idx[j];
+		idx[j] = t;
+	}
 }
 
 void wl_fill_random(void *buf, size_t len, struct wl_rng *r)

@@ -34,7 +34,7 @@ static void test_find(void **state)
 	assert_null(wl_find(NULL));
 
 	tab = wl_table(&n);
-	assert_int_equal(n, 4);
+	assert_true(n >= 4);	/* the classic workloads follow (test_workloads.c) */
 	for (i = 0; i < n; i++)
 		assert_ptr_equal(wl_find(tab[i].name), &tab[i]);
 }

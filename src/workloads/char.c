@@ -1,0 +1,288 @@
+/* char.c - per-character I/O, bonnie++'s "Per Chr" tests: stdio putc/getc or 1-byte syscalls. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "workload.h"
+
+/*
+ * Timing each putc would measure the clock (a call costs a few ns, a clock
+ * read ~20 ns), so one op is a group of calls: 1 KiB of putc/getc, or 64
+ * one-byte write()/read() system calls (each ~0.5-2 us: 64 keep an op near
+ * 100 us and a run short).
+ */
+#define STDIO_GROUP 1024
+#define SYSCALL_GROUP 64
+
+struct char_state {
+	FILE *f;		/* stdio mode */
+	int fd;			/* syscall mode, or under f */
+	bool syscall;
+	bool writing;
+	uint64_t base, len;	/* this job's region of the file */
+	uint64_t pos;		/* bytes from base */
+	uint64_t seq;
+	unsigned char buf[STDIO_GROUP];
+	char path[4096];	/* the file char-write created, to remove */
+};
+
+/* target_scratch_file() fills a table without a lock: jobs start in
+ * parallel, so they take turns. */
+static pthread_mutex_t scratch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void char_describe(const struct wl_job *job, struct wl_desc *d)
+{
+	d->engine = job->char_mode == WL_CHAR_SYSCALL ? "syscall" : "stdio";
+	d->io_size = 1;
+	d->direct = false;	/* stdio buffers; 1-byte O_DIRECT is impossible */
+}
+
+static void char_cleanup(void *arg)
+{
+	struct char_state *st = arg;
+
+	if (!st)
+		return;
+	if (st->f)
+		fclose(st->f);
+	else if (st->fd >= 0)
+		close(st->fd);
+	if (st->path[0])
+		unlink(st->path);
+	free(st);
+}
+
+/* The scratch file "char-<job>", registered so a signal removes it. */
+static int char_create(struct char_state *st, const struct wl_job *job, char *err,
+		       size_t errlen)
+{
+	char name[32];
+	int ret, fd;
+
+	snprintf(name, sizeof(name), "char-%u", job->job);
+	pthread_mutex_lock(&scratch_lock);
+	ret = target_scratch_file(name, st->path, sizeof(st->path));
+	pthread_mutex_unlock(&scratch_lock);
+	if (ret == -ENOSPC || ret == -ENOENT) {
+		/* The registry is full (or belongs to another scratch dir):
+		 * the scratch directory is removed recursively on exit and on
+		 * signals, so a plain exclusive create there is just as safe. */
+		snprintf(st->path, sizeof(st->path), "%s/%s", job->scratch_dir, name);
+		fd = open(st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ret = -errno;
+			st->path[0] = '\0';
+			snprintf(err, errlen, "creating %s/%s: %s", job->scratch_dir, name,
+				 strerror(-ret));
+			return ret;
+		}
+		close(fd);
+		ret = 0;
+	}
+	if (ret) {
+		st->path[0] = '\0';
+		snprintf(err, errlen, "creating %s in %s: %s", name, job->scratch_dir,
+			 strerror(-ret));
+	}
+	return ret;
+}
+
+static int char_init(void **state, const struct wl_job *job, bool writing, char *err,
+		     size_t errlen)
+{
+	struct char_state *st;
+	const char *path;
+	int ret;
+
+	*state = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	st->fd = -1;
+	st->writing = writing;
+	st->syscall = job->char_mode == WL_CHAR_SYSCALL;
+	*state = st;
+
+	/* Each job works on its own share of the working set. */
+	st->len = job->size / (job->jobs ? job->jobs : 1);
+	if (!st->len) {
+		snprintf(err, errlen, "working set smaller than one byte per job");
+		return -EINVAL;
+	}
+	if (writing) {
+		if (!job->scratch_dir || !job->scratch_dir[0]) {
+			snprintf(err, errlen, "per-char writes need a directory target");
+			return -ENOTDIR;
+		}
+		ret = char_create(st, job, err, errlen);
+		if (ret)
+			return ret;
+		path = st->path;
+	} else {
+		st->base = st->len * job->job;
+		path = job->data_path;
+	}
+
+	st->fd = open(path, (writing ? O_WRONLY | O_TRUNC : O_RDONLY) | O_CLOEXEC);
+	if (st->fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (st->base && lseek(st->fd, (off_t)st->base, SEEK_SET) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: seek: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (!st->syscall) {
+		st->f = fdopen(st->fd, writing ? "w" : "r");
+		if (!st->f) {
+			ret = -errno;
+			snprintf(err, errlen, "%s: fdopen: %s", path, strerror(-ret));
+			return ret;
+		}
+	}
+	if (writing) {
+		struct wl_rng rng;
+
+		wl_rng_seed(&rng, job->seed ^ (0x6a09e667f3bcc909ull * (job->job + 1)));
+		wl_fill_random(st->buf, sizeof(st->buf), &rng);
+		st->seq = (uint64_t)job->job << 48;
+	}
+	return 0;
+}
+
+static int char_write_init(void **state, const struct wl_job *job, char *err, size_t errlen)
+{
+	return char_init(state, job, true, err, errlen);
+}
+
+static int char_read_init(void **state, const struct wl_job *job, char *err, size_t errlen)
+{
+	return char_init(state, job, false, err, errlen);
+}
+
+/* Back to the start of the region: writes overwrite, reads re-read. */
+static int char_rewind(struct char_state *st)
+{
+	st->pos = 0;
+	if (st->f)
+		return fseeko(st->f, (off_t)st->base, SEEK_SET) ? -errno : 0;
+	return lseek(st->fd, (off_t)st->base, SEEK_SET) < 0 ? -errno : 0;
+}
+
+static int64_t char_write_op(void *arg)
+{
+	struct char_state *st = arg;
+	unsigned n = st->syscall ? SYSCALL_GROUP : STDIO_GROUP, i;
+	int ret;
+
+	if (st->pos + n > st->len && st->pos) {
+		ret = char_rewind(st);
+		if (ret)
+			return ret;
+	}
+	/* Two stores per 512 bytes keep the data from repeating (dedup)
+	 * without a costly refill. */
+	wl_stamp(st->buf, n, st->seq);
+	st->seq += (n + 511) / 512;
+	if (st->syscall) {
+		for (i = 0; i < n; i++) {
+			ssize_t w = write(st->fd, &st->buf[i], 1);
+
+			if (w != 1)
+				return w < 0 ? -errno : -EIO;
+		}
+	} else {
+		/* The FILE is this job's alone: the unlocked putc is what a
+		 * single-threaded bonnie++ gets (glibc skips the lock there). */
+		for (i = 0; i < n; i++)
+			if (putc_unlocked(st->buf[i], st->f) == EOF)
+				return errno ? -errno : -EIO;
+	}
+	st->pos += n;
+	return n;
+}
+
+/* End of file inside the region (a file shorter than the working set):
+ * wrap, once per op; a second EOF means there is nothing to read. */
+static int char_eof(struct char_state *st, bool *wrapped)
+{
+	if (*wrapped)
+		return -EIO;
+	*wrapped = true;
+	return char_rewind(st);
+}
+
+static int64_t char_read_op(void *arg)
+{
+	struct char_state *st = arg;
+	unsigned n = st->syscall ? SYSCALL_GROUP : STDIO_GROUP, i = 0;
+	unsigned sum = 0;
+	bool wrapped = false;
+	int c, ret;
+
+	if (st->pos + n > st->len && st->pos) {
+		ret = char_rewind(st);
+		if (ret)
+			return ret;
+	}
+	if (st->syscall) {
+		while (i < n) {
+			unsigned char b;
+			ssize_t r = read(st->fd, &b, 1);
+
+			if (r == 1) {
+				sum += b;
+				i++;
+				continue;
+			}
+			if (r < 0)
+				return -errno;
+			ret = char_eof(st, &wrapped);
+			if (ret)
+				return ret;
+		}
+	} else {
+		while (i < n) {
+			c = getc_unlocked(st->f);
+			if (c != EOF) {
+				sum += (unsigned)c;
+				i++;
+				continue;
+			}
+			if (ferror(st->f))
+				return errno ? -errno : -EIO;
+			ret = char_eof(st, &wrapped);
+			if (ret)
+				return ret;
+		}
+	}
+	/* Use what was read, or the compiler may drop the loop's work. */
+	st->buf[0] = (unsigned char)sum;
+	st->pos += n;
+	return n;
+}
+
+const struct wl_ops wl_char_write_ops = {
+	.init = char_write_init,
+	.op = char_write_op,
+	.cleanup = char_cleanup,
+	.describe = char_describe,
+	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
+};
+
+const struct wl_ops wl_char_read_ops = {
+	.init = char_read_init,
+	.op = char_read_op,
+	.cleanup = char_cleanup,
+	.describe = char_describe,
+	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
+};

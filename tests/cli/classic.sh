@@ -1,0 +1,117 @@
+#!/bin/bash
+# classic.sh - the classic workloads (bonnie++, hdparm) run, give sane numbers,
+# leave nothing behind (also when killed mid-test), and the per-char and file
+# tests are skipped with a note on a block device.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+
+"$DISKBENCH" list tests | grep -q '^meta-delete-rand ' || skip "this build has no classic workloads"
+"$DISKBENCH" --help | grep -q -- '--files' || skip "the CLI has no --files option yet"
+
+make_tmpdir
+dir=$TMP_DIR
+out=$(mktemp -d /tmp/classic.XXXXXX) || fail "mktemp"
+at_exit "rm -rf -- '$out'"
+
+all=char-write,char-read,rewrite,meta-create,meta-stat,meta-delete,meta-create-rand
+all=$all,meta-stat-rand,meta-delete-rand,seeks,buffered-read,cached-read
+
+# check_json FILE NFILES ENGINE-OF-CHAR: every test ran, with sane numbers
+check_json()
+{
+	python3 - "$@" <<'PY' || fail "$1: not sane"
+import json, sys
+d = json.load(open(sys.argv[1]))
+nfiles, charengine = int(sys.argv[2]), sys.argv[3]
+want = sys.argv[4].split(",")
+got = [t["workload"] for t in d["tests"]]
+assert got == want, (got, want)
+for t in d["tests"]:
+    w = t["workload"]
+    assert t["ops"] > 0, (w, "no ops")
+    assert t["errors"] == 0, (w, t["errors"])
+    assert t["runtime_ns"] > 0, w
+    assert t["lat_ns"]["max"] >= t["lat_ns"]["min"] > 0, w
+    if w.startswith("meta-create") or w.startswith("meta-delete"):
+        # finite: every file once, and not one more
+        assert t["ops"] <= nfiles, (w, t["ops"], nfiles)
+    if w.startswith("meta-") and not w.startswith("meta-create"):
+        assert t["bytes"] == 0, w
+    if w.startswith("char-"):
+        assert t["engine"] == charengine, (w, t["engine"])
+        assert t["bytes"] == t["ops"] * (64 if charengine == "syscall" else 1024), w
+    if w == "rewrite":
+        assert t["bytes"] == t["ops"] * t["bs"], w
+PY
+}
+
+# 1. everything, with the defaults (16384 files)
+"$DISKBENCH" --test "$all" --runtime 200ms --ramp 0 --size 8m --json "$out/all.json" "$dir" \
+	>"$out/all.txt" 2>"$out/all.err" || fail "exit $?: $(cat "$out/all.err")"
+check_json "$out/all.json" 16384 stdio "$all"
+[ -z "$(ls -A "$dir")" ] || fail "left behind: $(ls -A "$dir")"
+grep -q '^ Timing buffered disk reads: .* MB in .* seconds = .* [kM]B/sec$' "$out/all.txt" ||
+	fail "no hdparm -t line in the text report"
+grep -q '^ Timing cached reads: .* MB in .* seconds = .* [kM]B/sec$' "$out/all.txt" ||
+	fail "no hdparm -T line in the text report"
+echo "all classic tests: ok"
+
+# 2. bonnie++ -n parameters: 300 files over 3 directories, 0..4k bytes, fsync;
+# the finite tests do exactly 300 ops even with a long runtime.
+meta=meta-create,meta-stat,meta-delete,meta-create-rand,meta-stat-rand,meta-delete-rand
+"$DISKBENCH" --test "$meta" --files 300 --dirs 3 --file-size 0-4k --fsync --runtime 5s \
+	--ramp 1s --size 8m --json "$out/meta.json" --quiet "$dir" 2>"$out/meta.err" ||
+	fail "meta: exit $?: $(cat "$out/meta.err")"
+check_json "$out/meta.json" 300 stdio "$meta"
+python3 - "$out/meta.json" <<'PY' || fail "meta: finite tests did not do every file exactly once"
+import json, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if "create" in t["workload"] or "delete" in t["workload"]:
+        assert t["ops"] == 300 and t["runtime_ns"] < 5e9, (t["workload"], t["ops"])
+    if "create" in t["workload"]:
+        assert 0 < t["bytes"] <= 300 * 4096, t["bytes"]
+PY
+[ -z "$(ls -A "$dir")" ] || fail "meta left behind: $(ls -A "$dir")"
+echo "file tests with -n parameters: ok"
+
+# 3. one-byte system calls, as bonnie++ 2.00
+"$DISKBENCH" --test char-write,char-read --char-mode syscall --runtime 200ms --ramp 0 \
+	--size 8m --json "$out/sys.json" --quiet "$dir" 2>"$out/sys.err" ||
+	fail "syscall: exit $?: $(cat "$out/sys.err")"
+check_json "$out/sys.json" 0 syscall char-write,char-read
+echo "--char-mode syscall: ok"
+
+# 4. SIGTERM in the middle of a file test: the whole tree goes
+"$DISKBENCH" --test meta-stat --files 20000 --runtime 20s --ramp 0 --size 8m --quiet "$dir" \
+	>/dev/null 2>&1 &
+pid=$!
+for i in $(seq 200); do
+	ls -d "$dir"/diskbench.*/meta-0 >/dev/null 2>&1 && break
+	sleep 0.05
+done
+ls -d "$dir"/diskbench.*/meta-0 >/dev/null 2>&1 || fail "the file test never started"
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
+[ -z "$(ls -A "$dir")" ] || fail "SIGTERM left: $(ls -A "$dir")"
+echo "SIGTERM mid file test: nothing left"
+
+# 5. a block device: the tests that need a file system are skipped, with a note
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1; then
+	echo "block-device part skipped: needs root and losetup"
+	exit 0
+fi
+make_loop 16
+"$DISKBENCH" --test char-read,meta-stat,seq-read --runtime 100ms --ramp 0 \
+	--json "$out/blk.json" --quiet "$LOOP_DEV" 2>"$out/blk.err" ||
+	fail "block device: exit $?: $(cat "$out/blk.err")"
+grep -q 'char-read' "$out/blk.err" && grep -q 'meta-stat' "$out/blk.err" ||
+	fail "block device: no note about the skipped tests: $(cat "$out/blk.err")"
+[ "$(json "$out/blk.json" '[t["workload"] for t in d["tests"]]')" = '["seq-read"]' ] ||
+	fail "block device: ran $(json "$out/blk.json" '[t["workload"] for t in d["tests"]]')"
+echo "block device: file-system tests skipped with a note"
+echo "ok"
