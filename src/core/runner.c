@@ -446,6 +446,7 @@ static void worker_loop_ops(struct worker *w)
 			w->t_start = t1;
 			end = t1 + s->runtime_ns;
 			thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+			t1 = clock_ns();	/* getrusage is not part of the op */
 		}
 		res = op(state);
 		t2 = clock_ns();
