@@ -33,9 +33,23 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static int write_direct(const char *path, int (*render)(FILE *, const void *), const void *arg)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = render(f, arg);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], real[PATH_MAX];
+	struct stat st;
 	FILE *f;
 	int ret, fd;
 
@@ -45,6 +59,13 @@ int cli_write_file(const char *path, int (*render)(FILE *, const void *), const 
 			ret = -errno;
 		return ret;
 	}
+	/* A device, FIFO or socket (/dev/null, /dev/stdout, a pipe) is written
+	 * as it is: a rename over it would replace it with a regular file. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return write_direct(path, render, arg);
+	/* Through a symlink, replace the file it points to, not the link. */
+	if (!stat(path, &st) && realpath(path, real))
+		path = real;
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);

@@ -24,6 +24,19 @@ awk 'length($0) > 100 { bad = 1 } END { exit bad }' "$TMP_DIR/text" ||
 ls "$TMP_DIR"/r.json.* >/dev/null 2>&1 && fail "temporary JSON file left behind"
 [ "$(json "$TMP_DIR/r.json" 'd["settings"]["seed"]')" = 42 ] || fail "settings.seed"
 
+# A FIFO (like /dev/null or a pipe) is written as it is, never replaced by a
+# file; a symlink keeps pointing at the report it names.
+mkfifo "$TMP_DIR/fifo"
+cat "$TMP_DIR/fifo" >"$TMP_DIR/from-fifo.json" &
+"$DISKBENCH" "${args[@]}" --quiet --json "$TMP_DIR/fifo" "$TMP_DIR" || fail "--json FIFO: exit $?"
+wait
+[ -p "$TMP_DIR/fifo" ] || fail "--json replaced the FIFO"
+$CHECK "$TMP_DIR/from-fifo.json" --tests 2 || fail "--json FIFO: bad document"
+ln -s r.json "$TMP_DIR/link.json"
+"$DISKBENCH" "${args[@]}" --quiet --json "$TMP_DIR/link.json" "$TMP_DIR" || fail "--json link: exit $?"
+[ -L "$TMP_DIR/link.json" ] || fail "--json replaced the symlink"
+$CHECK "$TMP_DIR/r.json" --tests 2 || fail "--json link: bad document"
+
 out=$("$DISKBENCH" "${args[@]}" --quiet "$TMP_DIR") || fail "--quiet: exit $?"
 [ -z "$out" ] || fail "--quiet printed: $out"
 echo "ok"
