@@ -69,7 +69,8 @@ void target_dev_counters(const struct target_info *t, struct dev_counters *c);
  * Scratch space. target_scratch_create() makes a private directory
  * "diskbench.XXXXXX" under dir, and target_scratch_file() creates files in
  * it with O_EXCL. Everything is removed by target_scratch_cleanup(), which
- * is idempotent, async-signal-safe (unlink/rmdir on fixed buffers only), and
+ * is idempotent, async-signal-safe (unlink/rmdir/getdents on fixed buffers
+ * only; it empties the scratch directory recursively), and
  * run from the SIGINT/SIGTERM/SIGHUP handlers installed by
  * target_scratch_create(). Handlers then re-raise the signal with the
  * default action, so the exit status still says what killed us.

@@ -122,13 +122,14 @@ int report_bonnie_csv(FILE *f, const struct run_result *r)
 			fprintf(f, ",%.0f,%d", t->bytes_per_sec / 1024.0, cpu_pct(t));
 	}
 
-	/* Files: bonnie++ counts them in multiples of 1024; sizes MIN[:MAX]. */
+	/* Files: bonnie++ counts them in multiples of 1024; --file-size is
+	 * SIZE or MIN-MAX. */
 	if (fsize) {
-		const char *colon = strchr(fsize, ':');
+		const char *dash = strchr(fsize, '-');
 
-		snprintf(minsz, sizeof(minsz), "%.*s", colon ? (int)(colon - fsize) :
+		snprintf(minsz, sizeof(minsz), "%.*s", dash ? (int)(dash - fsize) :
 			 (int)strlen(fsize), fsize);
-		snprintf(maxsz, sizeof(maxsz), "%s", colon ? colon + 1 : fsize);
+		snprintf(maxsz, sizeof(maxsz), "%s", dash ? dash + 1 : fsize);
 	}
 	if (meta)
 		fprintf(f, ",%llu,%s,%s,%s,", files ? strtoull(files, NULL, 10) / 1024 : 0ull,
