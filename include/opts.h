@@ -11,12 +11,15 @@
 
 #define OPTS_MAX_LIST 16
 #define OPTS_MAX_CPUS 256
+#define OPTS_MAX_OPTS 128	/* room in the "given" bitmap */
 
-/* Every setting a run can have. Strings point into argv (not owned). A
- * field that is still at its "unset" value means "use the default". */
+/* Every setting a run can have. Strings point into argv or a loaded profile
+ * (not owned). A field that is still at its "unset" value means "use the
+ * default". */
 struct settings {
+	const char *profile;	/* --profile NAME|FILE; NULL = "quick" */
 	const char *engine;	/* "auto" */
-	const char *tests;	/* comma list of workloads; NULL = default plan */
+	const char *tests;	/* comma list of workloads; NULL = the profile's */
 	uint64_t bs[OPTS_MAX_LIST];	/* bytes; nbs == 0: per-workload default */
 	size_t nbs;
 	uint64_t qd[OPTS_MAX_LIST];	/* nqd == 0: per-workload default */
@@ -27,6 +30,13 @@ struct settings {
 	uint64_t size;		/* working set, bytes; 0 = default for the target */
 	uint64_t seed;
 	int direct;		/* 1 O_DIRECT (default), 0 buffered */
+	/* Parameters of the classic workloads; unset = the workload's default. */
+	const char *char_mode;	/* char-*: "stdio" (putc/getc) or "syscall" */
+	uint64_t files;		/* meta-*: number of files; 0 = unset */
+	uint64_t file_size[2];	/* meta-*: min and max bytes of each file */
+	size_t nfile_size;	/* 0 = unset, else 2 (min == max for one size) */
+	uint64_t dirs;		/* meta-*: directories the files spread over; 0 = unset */
+	bool fsync;		/* meta-*: fsync each file after writing it */
 	int cpus[OPTS_MAX_CPUS];
 	size_t ncpus;
 	const char *destructive; /* NULL: not given; "": --destructive; else
@@ -37,6 +47,18 @@ struct settings {
 	const char *label;
 	bool quiet;
 	bool help, version;
+	/* Bit i set: option i of the table was given (opts_parse, opts_set).
+	 * The command line is parsed into its own struct so that it can be
+	 * laid over a profile's settings last (opts_override). */
+	uint8_t given[OPTS_MAX_OPTS / 8];
+};
+
+/* Where a key is set, which decides which keys are allowed. */
+enum opts_where {
+	OPTS_CLI,	/* the command line: every option */
+	OPTS_PROFILE,	/* a profile's [profile] section: not "test", nothing
+			 * command-line only (json, destructive, quiet ...) */
+	OPTS_GROUP,	/* a profile's test group: per-test keys only */
 };
 
 /* Defaults: engine auto, jobs 1, runtime 5s, ramp 1s, seed 42, direct,
@@ -52,6 +74,24 @@ void opts_defaults(struct settings *s);
  */
 int opts_parse(struct settings *s, int argc, char **argv, const char **positional,
 	       size_t maxpos, size_t *npos, char *err, size_t errlen);
+
+/*
+ * Apply one option by its long name (no "--") and value text through the
+ * same parser and validation as the command line, and mark it given. A flag
+ * takes true/false/yes/no/1/0 ("direct = false" is --buffered). value must
+ * outlive s (strings are not copied). Returns 0; -ENOENT for a key that is
+ * no option, -EPERM for a key not allowed at where, -EINVAL for a bad value;
+ * err gets a one-line message naming the key ("bs: invalid size '4q' ...").
+ */
+int opts_set(struct settings *s, const char *key, const char *value, enum opts_where where,
+	     char *err, size_t errlen);
+
+/* Was option key (long name) given, on the command line or by opts_set? */
+bool opts_given(const struct settings *s, const char *key);
+
+/* Copy into dst every option marked given in src (and mark it given in dst):
+ * the command line overrides a profile key by key. */
+void opts_override(struct settings *dst, const struct settings *src);
 
 /* Write the options' help lines (one per option, from the table) to f. */
 void opts_help(FILE *f);

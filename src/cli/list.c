@@ -1,9 +1,10 @@
-/* list.c - "diskbench list engines|tests": what this build can do here. */
+/* list.c - "diskbench list engines|profiles|tests": what this build can do here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "engine.h"
+#include "profile.h"
 #include "workload.h"
 
 static int list_engines(void)
@@ -39,19 +40,39 @@ static int list_tests(void)
 	return EXIT_OK;
 }
 
+/* Each built-in profile with its description; loading one checks it fully
+ * (its tests must exist in this build), listing only reads the text. */
+static int list_profiles(void)
+{
+	size_t n;
+	const struct profile_text *p = profile_builtins(&n);
+
+	printf("%-14s %s\n", "PROFILE", "DESCRIPTION");
+	for (size_t i = 0; i < n; i++) {
+		char desc[256];
+
+		profile_description(p[i].text, desc, sizeof(desc));
+		printf("%-14s %s\n", p[i].name, desc);
+	}
+	printf("Run one with --profile NAME, or your own with --profile FILE.ini.\n");
+	return EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "engines"))
 		return list_engines();
 	if (argc == 2 && !strcmp(argv[1], "tests"))
 		return list_tests();
+	if (argc == 2 && !strcmp(argv[1], "profiles"))
+		return list_profiles();
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: diskbench list engines|tests\n");
+		printf("usage: diskbench list engines|profiles|tests\n");
 		return EXIT_OK;
 	}
 	if (argc < 2)
-		cli_error("list: what to list? (engines, tests)");
+		cli_error("list: what to list? (engines, profiles, tests)");
 	else
-		cli_error("list: unknown list '%s' (engines, tests)", argv[1]);
+		cli_error("list: unknown list '%s' (engines, profiles, tests)", argv[1]);
 	return EXIT_USAGE;
 }

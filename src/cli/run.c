@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "opts.h"
 #include "parse.h"
+#include "profile.h"
 #include "report.h"
 #include "runner.h"
 #include "safety.h"
@@ -26,34 +27,27 @@
 #define MAX_PLAN 256
 #define DEFAULT_DIR_SIZE (1ull << 30)
 
-/* The default plan ("quick"): per workload, its block sizes and depths. */
-struct wl_default {
-	const char *name;
-	uint32_t bs;
-	uint32_t qd[2];
-	unsigned nqd;
-};
-
-static const struct wl_default quick_plan[] = {
-	{ "seq-read", 1u << 20, { 8 }, 1 },
-	{ "seq-write", 1u << 20, { 8 }, 1 },
-	{ "rand-read", 4096, { 1, 32 }, 2 },
-	{ "rand-write", 4096, { 1, 32 }, 2 },
-};
-
-static const struct wl_default *quick_default(const struct workload *wl)
-{
-	for (size_t i = 0; i < sizeof(quick_plan) / sizeof(quick_plan[0]); i++)
-		if (!strcmp(quick_plan[i].name, wl->name))
-			return &quick_plan[i];
-	return &quick_plan[0];
-}
+#define DEFAULT_PROFILE "quick"
 
 struct plan {
 	struct test_spec specs[MAX_PLAN];
+	char names[MAX_PLAN][64];
 	unsigned n;
-	unsigned skipped_writes;	/* default-plan writes left out (read-only target) */
+	unsigned skipped_writes;	/* profile writes left out (read-only target) */
 	char skipped_names[256];
+	char skipped_fs[256];		/* tests that need a directory target */
+	char skipped_ops[256];		/* tests doing their own I/O, under --engine null */
+};
+
+/* What plan_build works from. */
+struct plan_in {
+	const struct profile *prof;
+	const struct settings *cli;	/* the command line alone (its given mask) */
+	const struct settings *run;	/* defaults < [profile] < command line */
+	const struct engine_ops *e;
+	const struct target_info *ti;
+	const struct safety_verdict *writes;
+	struct run_result *r;
 };
 
 static void usage(FILE *f)
@@ -61,13 +55,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
-		"       diskbench list engines|tests\n"
+		"       diskbench list engines|profiles|tests\n"
 		"\n"
 		"Benchmark TARGET: a directory (default: the current one; scratch files\n"
 		"in a private diskbench.XXXXXX directory, always removed), a block device\n"
 		"or a regular file (both read-only without --destructive). With no options\n"
-		"it runs the quick plan: seq read/write 1m QD8, rand read/write 4k QD1 and\n"
-		"QD32.\n"
+		"it runs the quick profile: seq read/write 1m QD8, rand read/write 4k QD1\n"
+		"and QD32. Options given here override the profile's, in every group.\n"
 		"\n"
 		"Options:\n");
 	opts_help(f);
@@ -110,24 +104,22 @@ static const char *engine_pick(const struct settings *s, const struct engine_ops
 	return why;
 }
 
-/* Workloads named by --test, in order, or every workload of the quick plan. */
-static int plan_workloads(const struct settings *s, const struct workload **wls, unsigned *n,
-			  char *err, size_t errlen)
+static int pick_size(const struct settings *s, const struct target_info *ti, uint64_t *size,
+		     char *err, size_t errlen);
+
+/* The workloads of --test, in order. */
+static int cli_workloads(const char *tests, const struct workload **wls, unsigned *n,
+			 char *err, size_t errlen)
 {
 	char buf[512], *save = NULL, *tok;
 
 	*n = 0;
-	if (!s->tests) {
-		for (size_t i = 0; i < sizeof(quick_plan) / sizeof(quick_plan[0]); i++)
-			wls[(*n)++] = wl_find(quick_plan[i].name);
-		return 0;
-	}
-	if (snprintf(buf, sizeof(buf), "%s", s->tests) >= (int)sizeof(buf)) {
+	if (snprintf(buf, sizeof(buf), "%s", tests) >= (int)sizeof(buf)) {
 		snprintf(err, errlen, "--test: list too long");
 		return -EINVAL;
 	}
 	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
-		snprintf(err, errlen, "--test: empty name in '%s'", s->tests);
+		snprintf(err, errlen, "--test: empty name in '%s'", tests);
 		return -EINVAL;
 	}
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -147,98 +139,239 @@ static int plan_workloads(const struct settings *s, const struct workload **wls,
 	return 0;
 }
 
-static bool plan_has(const struct plan *p, const struct test_spec *t)
+/* "rand-read 4k qd32", with " j4" for several jobs, and " direct" or
+ * " buffered" when the test's I/O differs from the run's setting (hdparm's
+ * O_DIRECT variants). Tests doing their own I/O show their block size only
+ * when it is their I/O size (rewrite), never a queue depth. */
+static void spec_name(const struct test_spec *t, bool run_direct, char *buf, size_t len)
 {
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->specs[i].wl == t->wl && p->specs[i].bs == t->bs && p->specs[i].qd == t->qd)
+	char bs[32];
+	size_t n;
+
+	format_size(t->bs, bs, sizeof(bs));
+	if (t->wl->kind == WL_OPS) {
+		struct wl_job job = { .bs = t->bs, .char_mode = t->char_mode,
+				      .pattern = t->wl->pattern, .direct = t->direct };
+		struct wl_desc d = { .engine = "-", .io_size = 0 };
+
+		if (t->wl->ops && t->wl->ops->describe)
+			t->wl->ops->describe(&job, &d);
+		if (d.io_size == t->bs)
+			snprintf(buf, len, "%s %s", t->wl->name, bs);
+		else
+			snprintf(buf, len, "%s", t->wl->name);
+	} else {
+		snprintf(buf, len, "%s %s qd%u", t->wl->name, bs, t->qd);
+	}
+	n = strlen(buf);
+	if (t->jobs > 1)
+		n += (size_t)snprintf(buf + n, len - n, " j%u", t->jobs);
+	if (n < len && t->direct != run_direct)
+		snprintf(buf + n, len - n, " %s", t->direct ? "direct" : "buffered");
+}
+
+/* Same test twice (a workload in two groups with the same settings)? */
+static bool plan_has(const struct plan *p, const struct test_spec *t, const char *name)
+{
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct test_spec *o = &p->specs[i];
+
+		if (!strcmp(p->names[i], name) && o->wl == t->wl && o->bs == t->bs &&
+		    o->qd == t->qd && o->jobs == t->jobs && o->direct == t->direct &&
+		    o->runtime_ns == t->runtime_ns && o->ramp_ns == t->ramp_ns &&
+		    o->size == t->size && o->seed == t->seed && o->char_mode == t->char_mode &&
+		    o->nfiles == t->nfiles && o->file_min == t->file_min &&
+		    o->file_max == t->file_max && o->ndirs == t->ndirs && o->fsync == t->fsync)
 			return true;
+	}
 	return false;
 }
 
-/*
- * Cross product of workloads x block sizes x queue depths. Returns 0,
- * -EINVAL (usage, message in err) or -EPERM (refused for safety).
- */
-static int plan_build(struct plan *p, const struct settings *s, const struct engine_ops *e,
-		      const struct target_info *ti, const struct safety_verdict *writes,
-		      int direct, uint64_t size, struct run_result *r, char *err, size_t errlen)
+static void note_skip(char *buf, size_t len, const char *name)
 {
+	size_t used = strlen(buf);
+
+	if (strstr(buf, name))
+		return;
+	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
+/*
+ * One workload of one group (g NULL: a --test workload the profile does not
+ * have, with the [profile] settings) x its block sizes x queue depths into
+ * the plan. Returns 0, -EINVAL (usage, message in err), -EPERM (refused
+ * for safety) or -ENOSPC (no room for the working set).
+ */
+static int plan_add(struct plan *p, const struct plan_in *in, const struct profile_group *g,
+		    const struct workload *w, char *err, size_t errlen)
+{
+	const struct engine_ops *e = in->e;
+	const struct target_info *ti = in->ti;
+	struct settings gs = g ? g->s : in->prof->s;
+	bool ops = w->kind == WL_OPS, explicit_io;
+	uint64_t def_bs = w->pattern == WL_SEQ ? 1u << 20 : 4096, one = 1, size;
+	const uint64_t *bss, *qds;
+	size_t nbs, nqd;
+	int direct, ret;
+
+	/* The command line wins over the group, key by key. */
+	opts_override(&gs, in->cli);
+	if (wl_writes(w) && !in->writes->allowed) {
+		if (opts_given(in->cli, "test")) {
+			snprintf(err, errlen, "refusing to write to %s (%s): %s", ti->path,
+				 w->name, in->writes->reason);
+			return -EPERM;
+		}
+		p->skipped_writes++;
+		note_skip(p->skipped_names, sizeof(p->skipped_names), w->name);
+		return 0;
+	}
+	if (w->needs_fs && ti->kind != TARGET_DIR) {
+		note_skip(p->skipped_fs, sizeof(p->skipped_fs), w->name);
+		return 0;
+	}
+	if (ops && (e->flags & ENGINE_F_NO_IO)) {
+		note_skip(p->skipped_ops, sizeof(p->skipped_ops), w->name);
+		return 0;
+	}
+
+	/* O_DIRECT: the user's choice (command line or profile), else the
+	 * workload's policy (hdparm's reads are buffered), else the default. */
+	explicit_io = opts_given(&gs, "direct") || opts_given(&gs, "buffered");
+	direct = gs.direct;
+	if (!explicit_io && w->force_direct >= 0)
+		direct = w->force_direct;
+	if (!ops && !direct && (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
+		snprintf(err, errlen, "%s%s%s: buffered I/O, which the %s engine cannot do (it "
+			 "only works with O_DIRECT; use --engine io_uring or sync)",
+			 g ? "[" : "", g ? g->name : "", g ? "] " : "", e->name);
+		return -EINVAL;
+	}
+	if (!ops && (e->flags & ENGINE_F_FORCE_DIRECT))
+		direct = 1;
+
+	ret = pick_size(&gs, ti, &size, err, errlen);
+	if (ret)
+		return ret;
+	bss = gs.nbs ? gs.bs : &def_bs;
+	nbs = gs.nbs ? gs.nbs : 1;
+	qds = gs.nqd && !ops ? gs.qd : &one;
+	nqd = gs.nqd && !ops ? gs.nqd : 1;
+
+	for (size_t b = 0; b < nbs; b++) {
+		uint64_t bs = bss[b], ws = w->fixed_size && w->fixed_size < size ?
+			      w->fixed_size : size;
+
+		if (direct && bs % ti->logical_block_size) {
+			snprintf(err, errlen,
+				 "--bs: %" PRIu64 " is not a multiple of the target's "
+				 "logical block size (%u bytes), which O_DIRECT requires",
+				 bs, ti->logical_block_size);
+			return -EINVAL;
+		}
+		if (bs > ws) {
+			snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
+				 "set (%" PRIu64 " bytes)", bs, ws);
+			return -EINVAL;
+		}
+		for (size_t q = 0; q < nqd; q++) {
+			struct test_spec t = {
+				.wl = w,
+				.engine = e,
+				.bs = (uint32_t)bs,
+				.qd = (uint32_t)qds[q],
+				.jobs = (uint32_t)gs.jobs,
+				.direct = direct,
+				.runtime_ns = gs.runtime_ns,
+				.ramp_ns = gs.ramp_ns,
+				.size = size,
+				.seed = gs.seed,
+				.cpus = in->run->ncpus ? in->run->cpus : NULL,
+				.ncpus = (unsigned)in->run->ncpus,
+				.char_mode = gs.char_mode && !strcmp(gs.char_mode, "syscall") ?
+					     WL_CHAR_SYSCALL : WL_CHAR_STDIO,
+				.nfiles = gs.files,
+				.file_min = gs.nfile_size ? gs.file_size[0] : 0,
+				.file_max = gs.nfile_size ? gs.file_size[1] : 0,
+				.ndirs = (uint32_t)gs.dirs,
+				.fsync = gs.fsync,
+			};
+			char name[64];
+
+			if (!ops && (e->flags & ENGINE_F_SYNC) && t.qd > 1) {
+				result_add_warning(in->r, "%s: the %s engine does one request at "
+						   "a time: qd %u runs as qd 1", w->name, e->name,
+						   t.qd);
+				t.qd = 1;
+			}
+			spec_name(&t, in->run->direct, name, sizeof(name));
+			if (plan_has(p, &t, name))
+				continue;
+			if (p->n >= MAX_PLAN) {
+				snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
+				return -EINVAL;
+			}
+			snprintf(p->names[p->n], sizeof(p->names[p->n]), "%s", name);
+			p->specs[p->n++] = t;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The plan: every group of the profile x its workloads x block sizes x
+ * queue depths, in file order. --test picks workloads instead, in its
+ * order, each with the settings of every group that has it (or of
+ * [profile] when none has). Returns as plan_add.
+ */
+static int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errlen)
+{
+	const struct profile *prof = in->prof;
 	const struct workload *wls[32];
-	unsigned nwl, i;
-	size_t b, q;
+	unsigned nwl, i, j, k;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	ret = plan_workloads(s, wls, &nwl, err, errlen);
-	if (ret)
-		return ret;
-	for (i = 0; i < nwl; i++) {
-		const struct wl_default *d = quick_default(wls[i]);
-		size_t nbs = s->nbs ? s->nbs : 1;
-		size_t nqd = s->nqd ? s->nqd : d->nqd;
+	if (opts_given(in->cli, "test")) {
+		ret = cli_workloads(in->cli->tests, wls, &nwl, err, errlen);
+		if (ret)
+			return ret;
+		for (i = 0; i < nwl; i++) {
+			bool found = false;
 
-		if (wls[i]->dir == IO_WRITE && !writes->allowed) {
-			if (s->tests) {
-				snprintf(err, errlen, "refusing to write to %s (%s): %s",
-					 ti->path, wls[i]->name, writes->reason);
-				return -EPERM;
+			for (j = 0; j < prof->ngroups; j++) {
+				const struct profile_group *g = &prof->groups[j];
+
+				for (k = 0; k < g->nwl; k++) {
+					if (g->wls[k] != wls[i])
+						continue;
+					found = true;
+					ret = plan_add(p, in, g, wls[i], err, errlen);
+					if (ret)
+						return ret;
+				}
 			}
-			p->skipped_writes++;
-			snprintf(p->skipped_names + strlen(p->skipped_names),
-				 sizeof(p->skipped_names) - strlen(p->skipped_names), "%s%s",
-				 p->skipped_names[0] ? ", " : "", wls[i]->name);
-			continue;
+			if (!found) {
+				ret = plan_add(p, in, NULL, wls[i], err, errlen);
+				if (ret)
+					return ret;
+			}
 		}
-		for (b = 0; b < nbs; b++) {
-			uint64_t bs = s->nbs ? s->bs[b] : d->bs;
+	} else {
+		for (j = 0; j < prof->ngroups; j++) {
+			const struct profile_group *g = &prof->groups[j];
 
-			if (direct && bs % ti->logical_block_size) {
-				snprintf(err, errlen,
-					 "--bs: %" PRIu64 " is not a multiple of the target's "
-					 "logical block size (%u bytes), which O_DIRECT requires",
-					 bs, ti->logical_block_size);
-				return -EINVAL;
-			}
-			if (bs > size) {
-				snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
-					 "set (%" PRIu64 " bytes)", bs, size);
-				return -EINVAL;
-			}
-			for (q = 0; q < nqd; q++) {
-				struct test_spec t = {
-					.wl = wls[i],
-					.engine = e,
-					.bs = (uint32_t)bs,
-					.qd = (uint32_t)(s->nqd ? s->qd[q] : d->qd[q]),
-					.jobs = (uint32_t)s->jobs,
-					.direct = direct,
-					.runtime_ns = s->runtime_ns,
-					.ramp_ns = s->ramp_ns,
-					.size = size,
-					.seed = s->seed,
-					.cpus = s->ncpus ? s->cpus : NULL,
-					.ncpus = (unsigned)s->ncpus,
-				};
-
-				if ((e->flags & ENGINE_F_SYNC) && t.qd > 1) {
-					result_add_warning(r, "%s: the %s engine does one request at a "
-							   "time: qd %u runs as qd 1", wls[i]->name,
-							   e->name, t.qd);
-					t.qd = 1;
-				}
-				if (plan_has(p, &t))
-					continue;
-				if (p->n >= MAX_PLAN) {
-					snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
-					return -EINVAL;
-				}
-				p->specs[p->n++] = t;
+			for (k = 0; k < g->nwl; k++) {
+				ret = plan_add(p, in, g, g->wls[k], err, errlen);
+				if (ret)
+					return ret;
 			}
 		}
 	}
 	if (!p->n) {
-		snprintf(err, errlen, "nothing to run on %s %s: every test of the plan writes",
-			 target_kind_name(ti->kind), ti->path);
+		snprintf(err, errlen, "nothing to run on %s %s: every test of the plan %s",
+			 target_kind_name(in->ti->kind), in->ti->path,
+			 p->skipped_writes ? "writes" : "was left out");
 		return -EPERM;
 	}
 	return 0;
@@ -247,7 +380,15 @@ static int plan_build(struct plan *p, const struct settings *s, const struct eng
 static bool plan_writes(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->n; i++)
-		if (p->specs[i].wl->dir == IO_WRITE)
+		if (wl_writes(p->specs[i].wl))
+			return true;
+	return false;
+}
+
+static bool plan_direct(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].direct)
 			return true;
 	return false;
 }
@@ -385,17 +526,6 @@ static void drop_cache(const char *path, enum target_kind kind, struct run_resul
 	close(fd);
 }
 
-static void spec_name(const struct test_spec *t, char *buf, size_t len)
-{
-	char bs[32];
-
-	format_size(t->bs, bs, sizeof(bs));
-	if (t->jobs > 1)
-		snprintf(buf, len, "%s %s qd%u j%u", t->wl->name, bs, t->qd, t->jobs);
-	else
-		snprintf(buf, len, "%s %s qd%u", t->wl->name, bs, t->qd);
-}
-
 /* Live progress on a terminal: one line, rewritten in place. */
 struct progress_state {
 	const char *name;
@@ -477,15 +607,30 @@ static void now_iso(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Load the profile of --profile (default: quick): exit status or -1. */
+static int load_profile(const struct settings *cli, struct profile *prof)
+{
+	const char *name = cli->profile ? cli->profile : DEFAULT_PROFILE;
+	char err[600];
+	int ret = profile_load(prof, name, err, sizeof(err));
+
+	if (!ret)
+		return -1;
+	cli_error("%s", err);
+	return ret == -ENOMEM || ret == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct run_result r;
 	static struct plan plan;
-	struct settings s;
+	static struct profile prof;
+	struct settings s, cli;
 	struct target_info ti;
 	const struct engine_ops *e = NULL;
 	const char *pos[2], *target, *path, *why;
 	struct safety_verdict writes;
+	struct plan_in in;
 	char err[512], data[PATH_MAX], scratch[PATH_MAX];
 	bool progress, failed = false;
 	uint64_t size = 0;
@@ -493,54 +638,68 @@ int cmd_run(int argc, char **argv)
 	int direct, ret, status = EXIT_OK, claim = -1;
 	unsigned done = 0;
 
-	opts_defaults(&s);
-	if (opts_parse(&s, argc, argv, pos, 1, &npos, err, sizeof(err))) {
+	opts_defaults(&cli);
+	if (opts_parse(&cli, argc, argv, pos, 1, &npos, err, sizeof(err))) {
 		cli_error("%s", err);
 		fprintf(stderr, "Try 'diskbench --help'.\n");
 		return EXIT_USAGE;
 	}
-	if (s.help) {
+	if (cli.help) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (s.version) {
+	if (cli.version) {
 		printf("diskbench %s\n", PACKAGE_VERSION);
 		return EXIT_OK;
 	}
 	target = npos ? pos[0] : ".";
+	ret = load_profile(&cli, &prof);
+	if (ret >= 0)
+		return ret;
+	/* The run's settings: defaults < [profile] < the command line. */
+	s = prof.s;
+	opts_override(&s, &cli);
+	s.profile = prof.name;
 
 	why = engine_pick(&s, &e);
 	if (why) {
 		cli_error("%s", why);
-		return strstr(why, "unknown") ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = strstr(why, "unknown") ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out_profile;
 	}
 	direct = s.direct;
 	if (e->flags & ENGINE_F_FORCE_DIRECT)
 		direct = 1;
-	if (!s.direct && (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
+	if (!s.direct && opts_given(&cli, "buffered") &&
+	    (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
 		cli_error("--buffered: the %s engine only works with O_DIRECT "
 			  "(use --engine io_uring or sync for buffered I/O)", e->name);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out_profile;
 	}
 	if (check_cpus(&s, err, sizeof(err)) || check_output(s.json, err, sizeof(err))) {
 		cli_error("%s", err);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out_profile;
 	}
 	if (s.drop_caches && geteuid() != 0) {
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out_profile;
 	}
 	ret = target_probe(target, &ti, err, sizeof(err));
 	if (ret) {
 		cli_error("%s: %s", target, err);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out_profile;
 	}
 	ret = check_dir_writable(&ti, err, sizeof(err));
 	if (!ret)
 		ret = pick_size(&s, &ti, &size, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
-		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+		ret = ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+		goto out_profile;
 	}
 	writes_verdict(&s, &ti, &writes);
 
@@ -552,15 +711,30 @@ int cmd_run(int argc, char **argv)
 	r.target = ti;
 	r.clock_overhead_ns = clock_overhead_ns();
 
-	ret = plan_build(&plan, &s, e, &ti, &writes, direct, size, &r, err, sizeof(err));
+	in = (struct plan_in){ .prof = &prof, .cli = &cli, .run = &s, .e = e, .ti = &ti,
+			       .writes = &writes, .r = &r };
+	ret = plan_build(&plan, &in, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		result_free(&r);
-		return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
+		ret = ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+		goto out_profile;
 	}
+	/* Lay out enough for the largest working set of the plan. */
+	size = 0;
+	for (unsigned i = 0; i < plan.n; i++)
+		if (plan.specs[i].size > size)
+			size = plan.specs[i].size;
 	if (plan.skipped_writes)
 		result_add_warning(&r, "skipped %s on %s: %s", plan.skipped_names, ti.path,
 				   writes.reason);
+	if (plan.skipped_fs[0])
+		result_add_warning(&r, "skipped %s on %s %s: they need a file system (give a "
+				   "directory on it as the target)", plan.skipped_fs,
+				   target_kind_name(ti.kind), ti.path);
+	if (plan.skipped_ops[0])
+		result_add_warning(&r, "skipped %s: they do their own I/O, which the %s engine "
+				   "cannot stand in for", plan.skipped_ops, e->name);
 	/* Last line of defence before writing to a device: an exclusive open,
 	 * which the kernel refuses while anything has it mounted or claimed.
 	 * Held until the end of the run. */
@@ -570,7 +744,8 @@ int cmd_run(int argc, char **argv)
 			cli_error("refusing to write to %s: the kernel refuses exclusive access "
 				  "(%s): it is mounted or in use", ti.path, strerror(-claim));
 			result_free(&r);
-			return EXIT_REFUSED;
+			ret = EXIT_REFUSED;
+			goto out_profile;
 		}
 	}
 
@@ -584,7 +759,8 @@ int cmd_run(int argc, char **argv)
 			cli_error("%s: cannot create scratch files: %s", ti.path, strerror(-ret));
 			target_scratch_cleanup();
 			result_free(&r);
-			return EXIT_RUNTIME;
+			ret = EXIT_RUNTIME;
+			goto out_profile;
 		}
 		progress = isatty(STDERR_FILENO) && !s.quiet;
 		if (progress)
@@ -595,17 +771,21 @@ int cmd_run(int argc, char **argv)
 			cli_error("%s: laying out the working set: %s", data, strerror(-ret));
 			target_scratch_cleanup();
 			result_free(&r);
-			return EXIT_RUNTIME;
+			ret = EXIT_RUNTIME;
+			goto out_profile;
 		}
 		path = data;
+		for (unsigned i = 0; i < plan.n; i++)
+			plan.specs[i].scratch_dir = scratch;
 	}
-	if (direct && !(e->flags & ENGINE_F_NO_IO) && !direct_works(path)) {
+	if (plan_direct(&plan) && !(e->flags & ENGINE_F_NO_IO) && !direct_works(path)) {
 		if (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
 			cli_error("%s: the file system refuses O_DIRECT, which the %s engine needs",
 				  ti.path, e->name);
 			target_scratch_cleanup();
 			result_free(&r);
-			return EXIT_RUNTIME;
+			ret = EXIT_RUNTIME;
+			goto out_profile;
 		}
 		result_add_warning(&r, "%s refuses O_DIRECT (%s): tests run buffered, and "
 				   "their page-cache pages are dropped before each test",
@@ -626,7 +806,7 @@ int cmd_run(int argc, char **argv)
 		struct progress_state ps = { 0 };
 		char name[64];
 
-		spec_name(t, name, sizeof(name));
+		spec_name(t, direct, name, sizeof(name));
 		if (progress) {
 			ps.name = name;
 			ps.idx = i + 1;
@@ -700,5 +880,10 @@ int cmd_run(int argc, char **argv)
 			status = EXIT_RUNTIME;
 	}
 	result_free(&r);
+	profile_free(&prof);
 	return status;
+
+out_profile:
+	profile_free(&prof);
+	return ret;
 }

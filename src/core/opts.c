@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "opts.h"
 #include "parse.h"
@@ -12,7 +13,9 @@
 enum opt_kind {
 	OPT_STR,	/* const char * */
 	OPT_OPT_STR,	/* const char *, optional value: "" when given bare */
+	OPT_CHOICE,	/* const char *, one of the '|'-separated words of arg */
 	OPT_SIZE,	/* uint64_t bytes */
+	OPT_SIZE_RANGE,	/* uint64_t[2] min, max from "SIZE" or "MIN-MAX"; count = 2 */
 	OPT_DURATION,	/* uint64_t ns */
 	OPT_COUNT,	/* uint64_t in [min, max] */
 	OPT_SIZE_LIST,	/* uint64_t[] + size_t count right after */
@@ -20,6 +23,15 @@ enum opt_kind {
 	OPT_CPU_LIST,
 	OPT_SET_INT,	/* flag: int field = min */
 	OPT_SET_BOOL,	/* flag: bool field = true */
+};
+
+/* Where an option may be set besides the command line. */
+enum opt_scope {
+	SC_CLI,		/* command line only: what to do with this run's output
+			 * or safety, never something a profile file decides */
+	SC_RUN,		/* also [profile]: one value for the whole run */
+	SC_TEST,	/* also [profile] and test groups */
+	SC_GROUP,	/* also test groups, not [profile] ("test") */
 };
 
 struct opt_def {
@@ -30,53 +42,79 @@ struct opt_def {
 	size_t count_off;	/* list kinds: the count field */
 	uint64_t min, max;
 	bool echo;		/* shapes results: echoed into every report */
+	enum opt_scope scope;
 	const char *help;
 };
 
 #define F(field) offsetof(struct settings, field)
 #define NONE 0
+#define SEC 1000000000ull
 
 static const struct opt_def opt_table[] = {
-	{ "engine", "NAME", OPT_STR, F(engine), NONE, 0, 0, true,
+	{ "profile", "NAME|FILE", OPT_STR, F(profile), NONE, 0, 0, true, SC_CLI,
+	  "the plan: a profile of 'diskbench list profiles' or an .ini file (default: quick)" },
+	{ "engine", "NAME", OPT_STR, F(engine), NONE, 0, 0, true, SC_RUN,
 	  "io_uring, libaio, sync, direct, null or auto (default: auto)" },
-	{ "test", "LIST", OPT_STR, F(tests), NONE, 0, 0, true,
-	  "workloads to run: seq-read,seq-write,rand-read,rand-write" },
-	{ "bs", "LIST", OPT_SIZE_LIST, F(bs), F(nbs), 512, 64u << 20, true,
-	  "block sizes, e.g. 4k,256k,1m (default: 1m seq, 4k rand)" },
-	{ "qd", "LIST", OPT_COUNT_LIST, F(qd), F(nqd), 1, 4096, true,
-	  "queue depths per job, e.g. 1,32 (default: 8 seq, 1 and 32 rand)" },
-	{ "jobs", "N", OPT_COUNT, F(jobs), NONE, 1, 1024, true,
+	{ "test", "LIST", OPT_STR, F(tests), NONE, 0, 0, true, SC_GROUP,
+	  "only these workloads, with the profile's settings (see: diskbench list tests)" },
+	{ "bs", "LIST", OPT_SIZE_LIST, F(bs), F(nbs), 512, 64u << 20, true, SC_TEST,
+	  "block sizes, e.g. 4k,256k,1m (default: the profile's, else 1m seq, 4k rand)" },
+	{ "qd", "LIST", OPT_COUNT_LIST, F(qd), F(nqd), 1, 4096, true, SC_TEST,
+	  "queue depths per job, e.g. 1,32 (default: the profile's, else 1)" },
+	{ "jobs", "N", OPT_COUNT, F(jobs), NONE, 1, 1024, true, SC_TEST,
 	  "worker threads per test, each with its own queue (default: 1)" },
-	{ "runtime", "TIME", OPT_DURATION, F(runtime_ns), NONE, 1000000, 86400ull * 1000000000, true,
+	{ "runtime", "TIME", OPT_DURATION, F(runtime_ns), NONE, 1000000, 86400 * SEC, true, SC_TEST,
 	  "measured time per test: 500ms, 5s, 2m (default: 5s)" },
-	{ "ramp", "TIME", OPT_DURATION, F(ramp_ns), NONE, 0, 3600ull * 1000000000, true,
+	{ "ramp", "TIME", OPT_DURATION, F(ramp_ns), NONE, 0, 3600 * SEC, true, SC_TEST,
 	  "unmeasured warm-up per test (default: 1s)" },
-	{ "size", "SIZE", OPT_SIZE, F(size), NONE, 4096, UINT64_MAX, true,
+	{ "size", "SIZE", OPT_SIZE, F(size), NONE, 4096, UINT64_MAX, true, SC_TEST,
 	  "working set, e.g. 1g (default: 1g in a directory, all of a device or file)" },
-	{ "seed", "N", OPT_COUNT, F(seed), NONE, 0, UINT64_MAX, true,
+	{ "seed", "N", OPT_COUNT, F(seed), NONE, 0, UINT64_MAX, true, SC_TEST,
 	  "seed for random offsets and data (default: 42)" },
-	{ "direct", NULL, OPT_SET_INT, F(direct), NONE, 1, 0, true,
+	{ "direct", NULL, OPT_SET_INT, F(direct), NONE, 1, 0, true, SC_TEST,
 	  "O_DIRECT: bypass the page cache (default)" },
-	{ "buffered", NULL, OPT_SET_INT, F(direct), NONE, 0, 0, false,
+	{ "buffered", NULL, OPT_SET_INT, F(direct), NONE, 0, 0, false, SC_TEST,
 	  "go through the page cache (its pages are dropped before each test)" },
-	{ "destructive", "[=DEV]", OPT_OPT_STR, F(destructive), NONE, 0, 0, true,
+	{ "char-mode", "stdio|syscall", OPT_CHOICE, F(char_mode), NONE, 0, 0, true, SC_TEST,
+	  "char-*: putc/getc through stdio (default) or one-byte read/write" },
+	{ "files", "N", OPT_COUNT, F(files), NONE, 1, 1u << 30, true, SC_TEST,
+	  "meta-*: number of files to create, stat and delete" },
+	{ "file-size", "SIZE|MIN-MAX", OPT_SIZE_RANGE, F(file_size), F(nfile_size), 0, 1ull << 40,
+	  true, SC_TEST, "meta-*: size of each file, or a range, e.g. 0, 4k, 1k-16k" },
+	{ "dirs", "N", OPT_COUNT, F(dirs), NONE, 1, 1u << 20, true, SC_TEST,
+	  "meta-*: directories the files are spread over" },
+	{ "fsync", NULL, OPT_SET_BOOL, F(fsync), NONE, 0, 0, true, SC_TEST,
+	  "meta-*: fsync each file after writing it" },
+	{ "destructive", "[=DEV]", OPT_OPT_STR, F(destructive), NONE, 0, 0, true, SC_CLI,
 	  "allow writes to a device or an existing file; =DEV also overrides a signature" },
-	{ "max-fill", "PCT", OPT_COUNT, F(max_fill), NONE, 1, 100, true,
+	{ "max-fill", "PCT", OPT_COUNT, F(max_fill), NONE, 1, 100, true, SC_RUN,
 	  "never fill a directory's file system past PCT percent (default: 90)" },
-	{ "drop-caches", NULL, OPT_SET_BOOL, F(drop_caches), NONE, 0, 0, true,
+	{ "drop-caches", NULL, OPT_SET_BOOL, F(drop_caches), NONE, 0, 0, true, SC_RUN,
 	  "sync and drop the page cache before each test (root)" },
-	{ "cpus", "LIST", OPT_CPU_LIST, F(cpus), F(ncpus), 0, 0, true,
+	{ "cpus", "LIST", OPT_CPU_LIST, F(cpus), F(ncpus), 0, 0, true, SC_RUN,
 	  "pin job i to the i-th CPU of a list like 0-3,6" },
-	{ "label", "TEXT", OPT_STR, F(label), NONE, 0, 0, false,
+	{ "label", "TEXT", OPT_STR, F(label), NONE, 0, 0, false, SC_RUN,
 	  "a label stored in the report" },
-	{ "json", "FILE", OPT_STR, F(json), NONE, 0, 0, false,
+	{ "json", "FILE", OPT_STR, F(json), NONE, 0, 0, false, SC_CLI,
 	  "write the result as JSON to FILE (- = stdout)" },
-	{ "quiet", NULL, OPT_SET_BOOL, F(quiet), NONE, 0, 0, false,
+	{ "quiet", NULL, OPT_SET_BOOL, F(quiet), NONE, 0, 0, false, SC_CLI,
 	  "no progress, no table on stdout" },
-	{ "help", NULL, OPT_SET_BOOL, F(help), NONE, 0, 0, false, "this help" },
-	{ "version", NULL, OPT_SET_BOOL, F(version), NONE, 0, 0, false, "print the version" },
+	{ "help", NULL, OPT_SET_BOOL, F(help), NONE, 0, 0, false, SC_CLI, "this help" },
+	{ "version", NULL, OPT_SET_BOOL, F(version), NONE, 0, 0, false, SC_CLI,
+	  "print the version" },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+_Static_assert(NOPTS <= OPTS_MAX_OPTS, "grow OPTS_MAX_OPTS: the given bitmap is too small");
+
+static void mark_given(struct settings *s, size_t i)
+{
+	s->given[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+static bool is_given(const struct settings *s, size_t i)
+{
+	return s->given[i / 8] & (1u << (i % 8));
+}
 
 void opts_defaults(struct settings *s)
 {
@@ -96,6 +134,7 @@ static void kind_hint(enum opt_kind k, const char **noun, const char **hint)
 	*hint = "";
 	switch (k) {
 	case OPT_SIZE:
+	case OPT_SIZE_RANGE:
 	case OPT_SIZE_LIST:
 		*noun = "size";
 		*hint = " (use e.g. 4k, 256k, 1m, 1g; k/m/g/t are powers of 1024)";
@@ -117,9 +156,53 @@ static void kind_hint(enum opt_kind k, const char **noun, const char **hint)
 	}
 }
 
-/* Apply one option's value to s. Returns 0 or -errno with err set. */
-static int opt_apply(const struct opt_def *o, struct settings *s, const char *val,
-		     char *err, size_t errlen)
+/* "a|b|c" contains word exactly? */
+static bool choice_ok(const char *choices, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = choices;
+
+	while (n && p) {
+		if (!strncmp(p, word, n) && (p[n] == '|' || !p[n]))
+			return true;
+		p = strchr(p, '|');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* "SIZE", "MIN-MAX" or "MIN:MAX" (as bonnie++ -n) into out[0..1]. */
+static int parse_size_range(const char *val, uint64_t out[2])
+{
+	char buf[64], *dash;
+	int ret;
+
+	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
+		return -EINVAL;
+	dash = strpbrk(buf, "-:");
+	if (!dash) {
+		ret = parse_size(buf, &out[0]);
+		out[1] = out[0];
+		return ret;
+	}
+	*dash = 0;
+	ret = parse_size(buf, &out[0]);
+	if (!ret)
+		ret = parse_size(dash + 1, &out[1]);
+	if (!ret && out[0] > out[1])
+		ret = -EINVAL;
+	return ret;
+}
+
+/*
+ * Apply one option's value to s; a flag is set (on) or cleared (!on: the
+ * opposite value, so "direct = false" means buffered). pfx is "--" on the
+ * command line and "" in a profile, for the messages. Returns 0 or -errno
+ * with err set.
+ */
+static int opt_apply(const struct opt_def *o, struct settings *s, const char *val, bool on,
+		     const char *pfx, char *err, size_t errlen)
 {
 	char *base = (char *)s;
 	uint64_t *u64 = (uint64_t *)(base + o->off);
@@ -129,7 +212,7 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 	switch (o->kind) {
 	case OPT_STR:
 		if (!*val) {
-			snprintf(err, errlen, "--%s: empty value", o->name);
+			snprintf(err, errlen, "%s%s: empty value", pfx, o->name);
 			return -EINVAL;
 		}
 		*(const char **)(base + o->off) = val;
@@ -137,14 +220,27 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 	case OPT_OPT_STR:
 		*(const char **)(base + o->off) = val;
 		return 0;
+	case OPT_CHOICE:
+		if (!choice_ok(o->arg, val)) {
+			snprintf(err, errlen, "%s%s: invalid value '%s' (one of: %s)", pfx,
+				 o->name, val, o->arg);
+			return -EINVAL;
+		}
+		*(const char **)(base + o->off) = val;
+		return 0;
 	case OPT_SET_INT:
-		*(int *)(base + o->off) = (int)o->min;
+		*(int *)(base + o->off) = on ? (int)o->min : !o->min;
 		return 0;
 	case OPT_SET_BOOL:
-		*(bool *)(base + o->off) = true;
+		*(bool *)(base + o->off) = on;
 		return 0;
 	case OPT_SIZE:
 		ret = parse_size(val, u64);
+		break;
+	case OPT_SIZE_RANGE:
+		ret = parse_size_range(val, u64);
+		if (!ret)
+			*cnt = 2;
 		break;
 	case OPT_DURATION:
 		ret = parse_duration(val, u64);
@@ -166,25 +262,26 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 		const char *noun, *hint;
 
 		kind_hint(o->kind, &noun, &hint);
-		snprintf(err, errlen, "--%s: invalid %s '%s'%s", o->name, noun, val, hint);
+		snprintf(err, errlen, "%s%s: invalid %s '%s'%s", pfx, o->name, noun, val, hint);
 		return ret;
 	}
 	if (ret < 0) {
-		snprintf(err, errlen, "--%s: value out of range: '%s'", o->name, val);
+		snprintf(err, errlen, "%s%s: value out of range: '%s'", pfx, o->name, val);
 		return ret;
 	}
 	/* Range checks the parsers cannot know about. */
-	if (o->kind == OPT_SIZE || o->kind == OPT_DURATION) {
-		if (*u64 < o->min || *u64 > o->max) {
-			snprintf(err, errlen, "--%s: value out of range: '%s'", o->name, val);
+	if (o->kind == OPT_SIZE || o->kind == OPT_DURATION || o->kind == OPT_SIZE_RANGE) {
+		if (*u64 < o->min || *u64 > o->max ||
+		    (o->kind == OPT_SIZE_RANGE && u64[1] > o->max)) {
+			snprintf(err, errlen, "%s%s: value out of range: '%s'", pfx, o->name, val);
 			return -ERANGE;
 		}
 	}
 	if (o->kind == OPT_SIZE_LIST) {
 		for (size_t i = 0; i < *cnt; i++) {
 			if (u64[i] < o->min || u64[i] > o->max) {
-				snprintf(err, errlen, "--%s: block size out of range (512 to 64m): '%s'",
-					 o->name, val);
+				snprintf(err, errlen, "%s%s: block size out of range (512 to 64m): '%s'",
+					 pfx, o->name, val);
 				return -ERANGE;
 			}
 		}
@@ -233,8 +330,10 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 			snprintf(err, errlen, "internal error parsing options");
 			return -EINVAL;
 		}
-		if (opt_apply(&opt_table[c - 256], s, optarg ? optarg : "", err, errlen) < 0)
+		if (opt_apply(&opt_table[c - 256], s, optarg ? optarg : "", true, "--", err,
+			      errlen) < 0)
 			return -EINVAL;
+		mark_given(s, (size_t)(c - 256));
 	}
 	for (; optind < argc; optind++) {
 		if (*npos >= maxpos) {
@@ -279,6 +378,21 @@ static void opt_value(const struct opt_def *o, const struct settings *s, char *b
 		snprintf(buf, len, "%s", !v ? "" : *v ? v : "true");
 		break;
 	}
+	case OPT_CHOICE: {
+		const char *v = *(const char *const *)(base + o->off);
+		snprintf(buf, len, "%s", v ? v : "");
+		break;
+	}
+	case OPT_SIZE_RANGE:
+		if (!*cnt)
+			break;
+		format_size(u64[0], buf, len);
+		if (u64[1] != u64[0]) {
+			format_size(u64[1], tmp, sizeof(tmp));
+			used = strlen(buf);
+			snprintf(buf + used, len - used, "-%s", tmp);
+		}
+		break;
 	case OPT_SET_INT:
 		snprintf(buf, len, "%d", *(const int *)(base + o->off));
 		break;
@@ -333,8 +447,138 @@ void opts_echo(const struct settings *s, struct run_result *r)
 			result_add_setting(r, "direct", "%s", s->direct ? "true" : "false");
 			continue;
 		}
-		if (!val[0])
+		/* An unset count or flag of the classic workloads says nothing. */
+		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
+		    (o->off == F(fsync) && !s->fsync))
 			continue;
 		result_add_setting(r, o->name, "%s", val);
+	}
+}
+
+static const struct opt_def *opt_find(const char *key, size_t *idx)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (!strcmp(opt_table[i].name, key)) {
+			*idx = i;
+			return &opt_table[i];
+		}
+	}
+	return NULL;
+}
+
+/* A flag's value in a profile. */
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "1", "on" };
+	static const char *const no[] = { "false", "no", "0", "off" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int opts_set(struct settings *s, const char *key, const char *value, enum opts_where where,
+	     char *err, size_t errlen)
+{
+	const struct opt_def *o;
+	size_t idx;
+	bool on = true;
+	int ret;
+
+	o = opt_find(key, &idx);
+	if (!o) {
+		snprintf(err, errlen, "unknown key '%s' (keys are the long options of "
+			 "diskbench --help, without the dashes)", key);
+		return -ENOENT;
+	}
+	if (where != OPTS_CLI && o->scope == SC_CLI) {
+		snprintf(err, errlen, "'%s' is a command-line option only, not a profile key",
+			 key);
+		return -EPERM;
+	}
+	if (where == OPTS_PROFILE && o->scope == SC_GROUP) {
+		snprintf(err, errlen, "'%s' belongs in a test group ([NAME] section), not in "
+			 "[profile]", key);
+		return -EPERM;
+	}
+	if (where == OPTS_GROUP && o->scope == SC_RUN) {
+		snprintf(err, errlen, "'%s' applies to the whole run: set it in [profile]", key);
+		return -EPERM;
+	}
+	if (!o->arg || o->kind == OPT_OPT_STR) {
+		if (where == OPTS_CLI && !*value) {
+			on = true;
+		} else if (parse_bool(value, &on)) {
+			snprintf(err, errlen, "%s: invalid value '%s' (use true or false)", key,
+				 value);
+			return -EINVAL;
+		}
+		if (o->kind == OPT_OPT_STR)
+			value = on ? "" : NULL;
+	}
+	ret = opt_apply(o, s, value ? value : "", on, where == OPTS_CLI ? "--" : "", err,
+			errlen);
+	if (ret)
+		return ret == -ERANGE ? -EINVAL : ret;
+	if (o->kind == OPT_OPT_STR && !value)
+		*(const char **)((char *)s + o->off) = NULL;
+	mark_given(s, idx);
+	return 0;
+}
+
+bool opts_given(const struct settings *s, const char *key)
+{
+	size_t idx;
+
+	return opt_find(key, &idx) && is_given(s, idx);
+}
+
+/* Bytes of the value (and of its count) an option of this kind stores. */
+static size_t kind_bytes(enum opt_kind k)
+{
+	switch (k) {
+	case OPT_STR:
+	case OPT_OPT_STR:
+	case OPT_CHOICE:
+		return sizeof(const char *);
+	case OPT_SIZE:
+	case OPT_DURATION:
+	case OPT_COUNT:
+		return sizeof(uint64_t);
+	case OPT_SIZE_RANGE:
+		return 2 * sizeof(uint64_t);
+	case OPT_SIZE_LIST:
+	case OPT_COUNT_LIST:
+		return OPTS_MAX_LIST * sizeof(uint64_t);
+	case OPT_CPU_LIST:
+		return OPTS_MAX_CPUS * sizeof(int);
+	case OPT_SET_INT:
+		return sizeof(int);
+	case OPT_SET_BOOL:
+		return sizeof(bool);
+	}
+	return 0;
+}
+
+void opts_override(struct settings *dst, const struct settings *src)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (!is_given(src, i))
+			continue;
+		memcpy((char *)dst + o->off, (const char *)src + o->off, kind_bytes(o->kind));
+		if (o->count_off)
+			memcpy((char *)dst + o->count_off, (const char *)src + o->count_off,
+			       sizeof(size_t));
+		mark_given(dst, i);
 	}
 }
