@@ -114,11 +114,18 @@ rc=0
 # 1. IOPS limit, 4k random reads at several queue depths.
 set_limit iops "$IOPS_LIMIT"
 echo "# $LOOP_DEV throttled to $IOPS_LIMIT read IOPS, engine $ENGINE"
-FILES=()
-for qd in 1 4 16; do
-	run "iops-qd$qd" 4k "$qd"
-done
-check iops "$IOPS_LIMIT" "${FILES[@]}" || rc=1
+# A run disturbed by other load on a shared 2-core machine can shift a slice
+# boundary into the window; a wrong measurement fails twice, so one retry
+# keeps the test strict without making it flaky.
+iops_round()
+{
+	FILES=()
+	for qd in 1 4 16; do
+		run "iops-qd$qd" 4k "$qd"
+	done
+	check iops "$IOPS_LIMIT" "${FILES[@]}"
+}
+iops_round || { echo "# retrying the IOPS round once"; iops_round; } || rc=1
 set_limit iops 0
 
 # 2. bps limit. The block size must reach the device unsplit: blk-throttle
@@ -133,11 +140,15 @@ bs=262144
 [ "$seg" -lt "$bs" ] && bs=$seg
 set_limit bps "$BPS_LIMIT"
 echo "# $LOOP_DEV throttled to $BPS_LIMIT read B/s, bs $bs, engine $ENGINE"
-FILES=()
-for qd in 1 4; do
-	run "bps-qd$qd" "$bs" "$qd"
-done
-check bps "$BPS_LIMIT" "${FILES[@]}" || rc=1
+bps_round()
+{
+	FILES=()
+	for qd in 1 4; do
+		run "bps-qd$qd" "$bs" "$qd"
+	done
+	check bps "$BPS_LIMIT" "${FILES[@]}"
+}
+bps_round || { echo "# retrying the bytes/s round once"; bps_round; } || rc=1
 set_limit bps 0
 
 [ "$rc" -eq 0 ] || fail "diskbench does not measure what the throttle enforces"
