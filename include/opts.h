@@ -44,6 +44,9 @@ struct settings {
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */
 	bool drop_caches;	/* sync + drop the page cache before each test */
 	const char *json;	/* file, "-" = stdout, NULL = none */
+	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
+	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */
+	const char *baseline;	/* a saved result to score xbench tests against */
 	const char *label;
 	bool quiet;
 	bool help, version;

@@ -25,6 +25,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write the JSON report to path ("-" = stdout) all or nothing: a file is
  * written beside its final name and renamed into place. 0 or -errno. */
 int cli_write_json(const char *path, const struct run_result *r);
+int cli_write_csv(const char *path, const struct run_result *r);
+int cli_write_bonnie_csv(const char *path, const struct run_result *r);
 
 /* The same for any document: render(f, arg) writes it and returns 0 or
  * -errno; the file appears only when that and every write succeeded. */

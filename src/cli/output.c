@@ -104,3 +104,23 @@ int cli_write_json(const char *path, const struct run_result *r)
 {
 	return cli_write_file(path, render_json, r);
 }
+
+static int render_csv(FILE *f, const void *r)
+{
+	return report_csv(f, r);
+}
+
+int cli_write_csv(const char *path, const struct run_result *r)
+{
+	return cli_write_file(path, render_csv, r);
+}
+
+static int render_bonnie_csv(FILE *f, const void *r)
+{
+	return report_bonnie_csv(f, r);
+}
+
+int cli_write_bonnie_csv(const char *path, const struct run_result *r)
+{
+	return cli_write_file(path, render_bonnie_csv, r);
+}

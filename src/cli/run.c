@@ -23,6 +23,7 @@
 #include "safety.h"
 #include "target.h"
 #include "workload.h"
+#include "xbench.h"
 
 #define MAX_PLAN 256
 #define DEFAULT_DIR_SIZE (1ull << 30)
@@ -488,7 +489,7 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 
 /* A --json FILE whose directory we cannot write fails now, not after a
  * minute of measuring. */
-static int check_output(const char *path, char *err, size_t errlen)
+static int check_output(const char *opt, const char *path, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
 
@@ -496,10 +497,15 @@ static int check_output(const char *path, char *err, size_t errlen)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (access(dirname(dir), W_OK)) {
-		snprintf(err, errlen, "--json: cannot write to '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot write to '%s': %s", opt, path, strerror(errno));
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
 }
 
 /* O_DIRECT is an open flag that some file systems (tmpfs, some FUSE) refuse. */
@@ -630,6 +636,7 @@ int cmd_run(int argc, char **argv)
 	const struct engine_ops *e = NULL;
 	const char *pos[2], *target, *path, *why;
 	struct safety_verdict writes;
+	struct xbench_baseline baseline;
 	struct plan_in in;
 	char err[512], data[PATH_MAX], scratch[PATH_MAX];
 	bool progress, failed = false;
@@ -660,6 +667,16 @@ int cmd_run(int argc, char **argv)
 	s = prof.s;
 	opts_override(&s, &cli);
 	s.profile = prof.name;
+	if (s.baseline) {
+		ret = xbench_load_baseline(s.baseline, &baseline, err, sizeof(err));
+		if (ret) {
+			cli_error("--baseline %s", err);
+			ret = EXIT_USAGE;
+			goto out_profile;
+		}
+	} else {
+		xbench_default_baseline(&baseline);
+	}
 
 	why = engine_pick(&s, &e);
 	if (why) {
@@ -677,7 +694,9 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_profile;
 	}
-	if (check_cpus(&s, err, sizeof(err)) || check_output(s.json, err, sizeof(err))) {
+	if (check_cpus(&s, err, sizeof(err)) || check_output("--json", s.json, err, sizeof(err)) ||
+	    check_output("--csv", s.csv, err, sizeof(err)) ||
+	    check_output("--bonnie-csv", s.bonnie_csv, err, sizeof(err))) {
 		cli_error("%s", err);
 		ret = EXIT_USAGE;
 		goto out_profile;
@@ -853,6 +872,10 @@ int cmd_run(int argc, char **argv)
 		result_add_warning(&r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti.path,
 				   ti.fs_type[0] ? ti.fs_type : "no device");
+	/* Scores: for the xbench profile against Xbench's reference, or
+	 * against the saved result given with --baseline. */
+	if (done && (s.baseline || !strcmp(prof.name, "xbench")))
+		xbench_score(&r, &baseline);
 	if (interrupted && status == EXIT_OK) {
 		result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut short",
 				   done, plan.n);
@@ -867,12 +890,27 @@ int cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < r.nwarnings; i++)
 		cli_warn("%s", r.warnings[i]);
 	if (status == EXIT_OK || status == 128 + SIGINT) {
-		if (!s.quiet && !(s.json && !strcmp(s.json, "-")))
+		if (!s.quiet && !to_stdout(s.json) && !to_stdout(s.csv) &&
+		    !to_stdout(s.bonnie_csv))
 			report_text(stdout, &r);
 		if (s.json) {
 			ret = cli_write_json(s.json, &r);
 			if (ret) {
 				cli_error("--json %s: %s", s.json, strerror(-ret));
+				status = EXIT_RUNTIME;
+			}
+		}
+		if (s.csv) {
+			ret = cli_write_csv(s.csv, &r);
+			if (ret) {
+				cli_error("--csv %s: %s", s.csv, strerror(-ret));
+				status = EXIT_RUNTIME;
+			}
+		}
+		if (s.bonnie_csv) {
+			ret = cli_write_bonnie_csv(s.bonnie_csv, &r);
+			if (ret) {
+				cli_error("--bonnie-csv %s: %s", s.bonnie_csv, strerror(-ret));
 				status = EXIT_RUNTIME;
 			}
 		}

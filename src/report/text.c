@@ -532,6 +532,32 @@ static void text_hdparm(struct tw *w, const struct run_result *r)
 	}
 }
 
+/* Xbench's disk-test block: a score per test, the groups and the total,
+ * laid out like Xbench's own report (score, then the measured rate). */
+static void text_xbench(struct tw *w, const struct xbench_scores *x)
+{
+	bool seq, prev_seq = false;
+	unsigned i;
+
+	if (!x->valid)
+		return;
+	tw_nl(w);
+	tw_line(w, "", 0, "Xbench scores (100 = the baseline; groups and the total are harmonic "
+		"means, as in Xbench), against %s:", x->source);
+	tw_raw(w, "  %-34s %9.2f", "Disk Test", x->total);
+	for (i = 0; i < x->n; i++) {
+		const struct xbench_score *t = &x->tests[i];
+
+		seq = !strncmp(t->name, "Sequential", 10);
+		if (i == 0 || seq != prev_seq)
+			tw_raw(w, "    %-32s %9.2f", seq ? "Sequential" : "Random",
+			       seq ? x->sequential : x->random);
+		prev_seq = seq;
+		tw_raw(w, "      %-30s %9.2f %10.2f MB/sec", t->name, t->score,
+		       t->measured / 1e6);
+	}
+}
+
 int report_text(FILE *f, const struct run_result *r)
 {
 	struct tw w = { .f = f };
@@ -556,6 +582,7 @@ int report_text(FILE *f, const struct run_result *r)
 			text_notes(&w, &r->tests[i]);
 	}
 	text_hdparm(&w, r);
+	text_xbench(&w, &r->xbench);
 
 	tw_nl(&w);
 	tw_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "

@@ -1,0 +1,37 @@
+#!/bin/bash
+# xbench.sh - the xbench profile scores its eight tests against Xbench's
+# reference, or against a saved result with --baseline; a bad baseline file
+# is a usage error.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+make_tmpdir /var/tmp
+args=(--profile xbench --runtime 100ms --ramp 0 --size 16m --quiet)
+
+"$DISKBENCH" "${args[@]}" --json "$TMP_DIR/a.json" "$TMP_DIR" || fail "xbench: exit $?"
+"$DISKBENCH" "${args[@]}" --baseline "$TMP_DIR/a.json" --json "$TMP_DIR/b.json" "$TMP_DIR" ||
+	fail "xbench --baseline: exit $?"
+python3 - "$TMP_DIR/a.json" "$TMP_DIR/b.json" <<'PY' || fail "xbench scores are wrong"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    x = d["xbench"]
+    assert len(x["tests"]) == 8, len(x["tests"])
+    for s in x["tests"]:
+        assert abs(s["score"] - 100 * s["bytes_per_sec"] / s["baseline_bytes_per_sec"]) < 0.01
+    seq = [s["score"] for s in x["tests"] if s["name"].startswith("Sequential")]
+    assert abs(x["sequential"] - len(seq) / sum(1 / v for v in seq)) < 0.01
+assert a["xbench"]["baseline"].startswith("Xbench 1.3")
+assert b["xbench"]["baseline"] == sys.argv[1]
+# Against run a, each baseline figure is run a's own rate for that test.
+rate = {(t["workload"], t["bs"]): t["bytes_per_sec"] for t in a["tests"]}
+assert all(s["baseline_bytes_per_sec"] in [round(v, 3) for v in rate.values()]
+           for s in b["xbench"]["tests"])
+PY
+
+echo '{"schema": "diskbench/1", "tests": [' >"$TMP_DIR/bad.json"
+out=$("$DISKBENCH" "${args[@]}" --baseline "$TMP_DIR/bad.json" "$TMP_DIR" 2>&1)
+[ $? -eq 2 ] || fail "a broken baseline file: want exit 2 ($out)"
+echo "$out" | grep -q "bad.json:.*not a JSON document" || fail "no FILE:LINE message: $out"
+echo "ok"
