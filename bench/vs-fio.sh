@@ -1,7 +1,7 @@
 #!/bin/bash
 # vs-fio.sh - diskbench against fio on the same devices: IOPS and CPU cost per operation.
 #
-# Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5s] [RAMP=1s] [TARGETS="shm disk"]
+# Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5s] [RAMP=1s] [TARGETS="shm disk"] [ONLY=regex]
 #               [DISKDIR=/var/tmp] [RESULTS=file.tsv] bench/vs-fio.sh
 #
 # Targets, made here and removed on exit:
@@ -100,6 +100,16 @@ CASES=(
 	"4k-randread-libaio-qd32|--engine libaio --test rand-read --bs 4k --qd 32|--ioengine=libaio --rw=randread --bs=4k --iodepth=32"
 	"1m-seqread-io_uring-qd8|--engine io_uring --test seq-read --bs 1m --qd 8|--ioengine=io_uring --rw=read --bs=1m --iodepth=8"
 )
+
+# ONLY=REGEX keeps the cases whose name matches (e.g. ONLY=sync).
+if [ -n "${ONLY:-}" ]; then
+	kept=()
+	for c in "${CASES[@]}"; do
+		[[ ${c%%|*} =~ $ONLY ]] && kept+=("$c")
+	done
+	[ ${#kept[@]} -gt 0 ] || { echo "vs-fio.sh: ONLY=$ONLY matches no case" >&2; exit 2; }
+	CASES=("${kept[@]}")
+fi
 
 ROWS=$WORK/runs.tsv
 printf 'target\tcase\ttool\tround\tiops\tcpu_tool_us\tcpu_ext_us\n' >"$ROWS"
