@@ -814,6 +814,7 @@ int cmd_run(int argc, char **argv)
 			plan.specs[i].direct = false;
 	}
 	s.direct = direct;
+	s.size = size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&s, &r);
 	result_add_setting(&r, "engine_resolved", "%s", e->name);
 
