@@ -34,9 +34,9 @@ static int list_tests(void)
 	size_t n;
 	const struct workload *w = wl_table(&n);
 
-	printf("%-12s %s\n", "TEST", "DESCRIPTION");
+	printf("%-17s %s\n", "TEST", "DESCRIPTION");
 	for (size_t i = 0; i < n; i++)
-		printf("%-12s %s\n", w[i].name, w[i].desc);
+		printf("%-17s %s\n", w[i].name, w[i].desc);
 	return EXIT_OK;
 }
 
