@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plan.h"
 #include "engine.h"
 #include "opts.h"
 #include "parse.h"
@@ -25,31 +26,7 @@
 #include "workload.h"
 #include "xbench.h"
 
-#define MAX_PLAN 256
-#define DEFAULT_DIR_SIZE (1ull << 30)
-
 #define DEFAULT_PROFILE "quick"
-
-struct plan {
-	struct test_spec specs[MAX_PLAN];
-	char names[MAX_PLAN][64];
-	unsigned n;
-	unsigned skipped_writes;	/* profile writes left out (read-only target) */
-	char skipped_names[256];
-	char skipped_fs[256];		/* tests that need a directory target */
-	char skipped_ops[256];		/* tests doing their own I/O, under --engine null */
-};
-
-/* What plan_build works from. */
-struct plan_in {
-	const struct profile *prof;
-	const struct settings *cli;	/* the command line alone (its given mask) */
-	const struct settings *run;	/* defaults < [profile] < command line */
-	const struct engine_ops *e;
-	const struct target_info *ti;
-	const struct safety_verdict *writes;
-	struct run_result *r;
-};
 
 static void usage(FILE *f)
 {
@@ -105,295 +82,6 @@ static const char *engine_pick(const struct settings *s, const struct engine_ops
 	return why;
 }
 
-static int pick_size(const struct settings *s, const struct target_info *ti, uint64_t *size,
-		     char *err, size_t errlen);
-
-/* The workloads of --test, in order. */
-static int cli_workloads(const char *tests, const struct workload **wls, unsigned *n,
-			 char *err, size_t errlen)
-{
-	char buf[512], *save = NULL, *tok;
-
-	*n = 0;
-	if (snprintf(buf, sizeof(buf), "%s", tests) >= (int)sizeof(buf)) {
-		snprintf(err, errlen, "--test: list too long");
-		return -EINVAL;
-	}
-	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
-		snprintf(err, errlen, "--test: empty name in '%s'", tests);
-		return -EINVAL;
-	}
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct workload *w = wl_find(tok);
-
-		if (!w) {
-			snprintf(err, errlen, "--test: unknown test '%s' (see: diskbench list tests)",
-				 tok);
-			return -EINVAL;
-		}
-		if (*n >= 32) {
-			snprintf(err, errlen, "--test: too many tests");
-			return -EINVAL;
-		}
-		wls[(*n)++] = w;
-	}
-	return 0;
-}
-
-/* "rand-read 4k qd32", with " j4" for several jobs, and " direct" or
- * " buffered" when the test's I/O differs from the run's setting (hdparm's
- * O_DIRECT variants). Tests doing their own I/O show their block size only
- * when it is their I/O size (rewrite), never a queue depth. */
-static void spec_name(const struct test_spec *t, bool run_direct, char *buf, size_t len)
-{
-	char bs[32];
-	size_t n;
-
-	format_size(t->bs, bs, sizeof(bs));
-	if (t->wl->kind == WL_OPS) {
-		struct wl_job job = { .bs = t->bs, .char_mode = t->char_mode,
-				      .pattern = t->wl->pattern, .direct = t->direct };
-		struct wl_desc d = { .engine = "-", .io_size = 0 };
-
-		if (t->wl->ops && t->wl->ops->describe)
-			t->wl->ops->describe(&job, &d);
-		if (d.io_size == t->bs)
-			snprintf(buf, len, "%s %s", t->wl->name, bs);
-		else
-			snprintf(buf, len, "%s", t->wl->name);
-	} else {
-		snprintf(buf, len, "%s %s qd%u", t->wl->name, bs, t->qd);
-	}
-	n = strlen(buf);
-	if (t->jobs > 1)
-		n += (size_t)snprintf(buf + n, len - n, " j%u", t->jobs);
-	if (n < len && t->direct != run_direct)
-		snprintf(buf + n, len - n, " %s", t->direct ? "direct" : "buffered");
-}
-
-/* Same test twice (a workload in two groups with the same settings)? */
-static bool plan_has(const struct plan *p, const struct test_spec *t, const char *name)
-{
-	for (unsigned i = 0; i < p->n; i++) {
-		const struct test_spec *o = &p->specs[i];
-
-		if (!strcmp(p->names[i], name) && o->wl == t->wl && o->bs == t->bs &&
-		    o->qd == t->qd && o->jobs == t->jobs && o->direct == t->direct &&
-		    o->runtime_ns == t->runtime_ns && o->ramp_ns == t->ramp_ns &&
-		    o->size == t->size && o->seed == t->seed && o->char_mode == t->char_mode &&
-		    o->nfiles == t->nfiles && o->file_min == t->file_min &&
-		    o->file_max == t->file_max && o->ndirs == t->ndirs && o->fsync == t->fsync)
-			return true;
-	}
-	return false;
-}
-
-static void note_skip(char *buf, size_t len, const char *name)
-{
-	size_t used = strlen(buf);
-
-	if (strstr(buf, name))
-		return;
-	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
-}
-
-/*
- * One workload of one group (g NULL: a --test workload the profile does not
- * have, with the [profile] settings) x its block sizes x queue depths into
- * the plan. Returns 0, -EINVAL (usage, message in err), -EPERM (refused
- * for safety) or -ENOSPC (no room for the working set).
- */
-static int plan_add(struct plan *p, const struct plan_in *in, const struct profile_group *g,
-		    const struct workload *w, char *err, size_t errlen)
-{
-	const struct engine_ops *e = in->e;
-	const struct target_info *ti = in->ti;
-	struct settings gs = g ? g->s : in->prof->s;
-	bool ops = w->kind == WL_OPS, explicit_io;
-	uint64_t def_bs = w->pattern == WL_SEQ ? 1u << 20 : 4096, one = 1, size;
-	const uint64_t *bss, *qds;
-	size_t nbs, nqd;
-	int direct, ret;
-
-	/* The command line wins over the group, key by key. */
-	opts_override(&gs, in->cli);
-	if (wl_writes(w) && !in->writes->allowed) {
-		if (opts_given(in->cli, "test")) {
-			snprintf(err, errlen, "refusing to write to %s (%s): %s", ti->path,
-				 w->name, in->writes->reason);
-			return -EPERM;
-		}
-		p->skipped_writes++;
-		note_skip(p->skipped_names, sizeof(p->skipped_names), w->name);
-		return 0;
-	}
-	if (w->needs_fs && ti->kind != TARGET_DIR) {
-		note_skip(p->skipped_fs, sizeof(p->skipped_fs), w->name);
-		return 0;
-	}
-	if (ops && (e->flags & ENGINE_F_NO_IO)) {
-		note_skip(p->skipped_ops, sizeof(p->skipped_ops), w->name);
-		return 0;
-	}
-
-	/* O_DIRECT: the user's choice (command line or profile), else the
-	 * workload's policy (hdparm's reads are buffered), else the default. */
-	explicit_io = opts_given(&gs, "direct") || opts_given(&gs, "buffered");
-	direct = gs.direct;
-	if (!explicit_io && w->force_direct >= 0)
-		direct = w->force_direct;
-	if (!ops && !direct && (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
-		snprintf(err, errlen, "%s%s%s: buffered I/O, which the %s engine cannot do (it "
-			 "only works with O_DIRECT; use --engine io_uring or sync)",
-			 g ? "[" : "", g ? g->name : "", g ? "] " : "", e->name);
-		return -EINVAL;
-	}
-	if (!ops && (e->flags & ENGINE_F_FORCE_DIRECT))
-		direct = 1;
-
-	ret = pick_size(&gs, ti, &size, err, errlen);
-	if (ret)
-		return ret;
-	bss = gs.nbs ? gs.bs : &def_bs;
-	nbs = gs.nbs ? gs.nbs : 1;
-	qds = gs.nqd && !ops ? gs.qd : &one;
-	nqd = gs.nqd && !ops ? gs.nqd : 1;
-
-	for (size_t b = 0; b < nbs; b++) {
-		uint64_t bs = bss[b], ws = w->fixed_size && w->fixed_size < size ?
-			      w->fixed_size : size;
-
-		if (direct && bs % ti->logical_block_size) {
-			snprintf(err, errlen,
-				 "--bs: %" PRIu64 " is not a multiple of the target's "
-				 "logical block size (%u bytes), which O_DIRECT requires",
-				 bs, ti->logical_block_size);
-			return -EINVAL;
-		}
-		if (bs > ws) {
-			snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
-				 "set (%" PRIu64 " bytes)", bs, ws);
-			return -EINVAL;
-		}
-		for (size_t q = 0; q < nqd; q++) {
-			struct test_spec t = {
-				.wl = w,
-				.engine = e,
-				.bs = (uint32_t)bs,
-				.qd = (uint32_t)qds[q],
-				.jobs = (uint32_t)gs.jobs,
-				.direct = direct,
-				.runtime_ns = gs.runtime_ns,
-				.ramp_ns = gs.ramp_ns,
-				.size = size,
-				.seed = gs.seed,
-				.cpus = in->run->ncpus ? in->run->cpus : NULL,
-				.ncpus = (unsigned)in->run->ncpus,
-				.char_mode = gs.char_mode && !strcmp(gs.char_mode, "syscall") ?
-					     WL_CHAR_SYSCALL : WL_CHAR_STDIO,
-				.nfiles = gs.files,
-				.file_min = gs.nfile_size ? gs.file_size[0] : 0,
-				.file_max = gs.nfile_size ? gs.file_size[1] : 0,
-				.ndirs = (uint32_t)gs.dirs,
-				.fsync = gs.fsync,
-			};
-			char name[64];
-
-			if (!ops && (e->flags & ENGINE_F_SYNC) && t.qd > 1) {
-				result_add_warning(in->r, "%s: the %s engine does one request at "
-						   "a time: qd %u runs as qd 1", w->name, e->name,
-						   t.qd);
-				t.qd = 1;
-			}
-			spec_name(&t, in->run->direct, name, sizeof(name));
-			if (plan_has(p, &t, name))
-				continue;
-			if (p->n >= MAX_PLAN) {
-				snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
-				return -EINVAL;
-			}
-			snprintf(p->names[p->n], sizeof(p->names[p->n]), "%s", name);
-			p->specs[p->n++] = t;
-		}
-	}
-	return 0;
-}
-
-/*
- * The plan: every group of the profile x its workloads x block sizes x
- * queue depths, in file order. --test picks workloads instead, in its
- * order, each with the settings of every group that has it (or of
- * [profile] when none has). Returns as plan_add.
- */
-static int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errlen)
-{
-	const struct profile *prof = in->prof;
-	const struct workload *wls[32];
-	unsigned nwl, i, j, k;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	if (opts_given(in->cli, "test")) {
-		ret = cli_workloads(in->cli->tests, wls, &nwl, err, errlen);
-		if (ret)
-			return ret;
-		for (i = 0; i < nwl; i++) {
-			bool found = false;
-
-			for (j = 0; j < prof->ngroups; j++) {
-				const struct profile_group *g = &prof->groups[j];
-
-				for (k = 0; k < g->nwl; k++) {
-					if (g->wls[k] != wls[i])
-						continue;
-					found = true;
-					ret = plan_add(p, in, g, wls[i], err, errlen);
-					if (ret)
-						return ret;
-				}
-			}
-			if (!found) {
-				ret = plan_add(p, in, NULL, wls[i], err, errlen);
-				if (ret)
-					return ret;
-			}
-		}
-	} else {
-		for (j = 0; j < prof->ngroups; j++) {
-			const struct profile_group *g = &prof->groups[j];
-
-			for (k = 0; k < g->nwl; k++) {
-				ret = plan_add(p, in, g, g->wls[k], err, errlen);
-				if (ret)
-					return ret;
-			}
-		}
-	}
-	if (!p->n) {
-		snprintf(err, errlen, "nothing to run on %s %s: every test of the plan %s",
-			 target_kind_name(in->ti->kind), in->ti->path,
-			 p->skipped_writes ? "writes" : "was left out");
-		return -EPERM;
-	}
-	return 0;
-}
-
-static bool plan_writes(const struct plan *p)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		if (wl_writes(p->specs[i].wl))
-			return true;
-	return false;
-}
-
-static bool plan_direct(const struct plan *p)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->specs[i].direct)
-			return true;
-	return false;
-}
-
 /* May this run write to the target? Block devices and files go through the
  * safety gate; a directory gets its own scratch files. */
 static void writes_verdict(const struct settings *s, const struct target_info *ti,
@@ -426,44 +114,6 @@ static int check_dir_writable(const struct target_info *ti, char *err, size_t er
 		snprintf(err, errlen, "%s: cannot create scratch files here: %s", ti->path,
 			 strerror(errno));
 		return -EACCES;
-	}
-	return 0;
-}
-
-/* The working set: what the user asked for, within what the target holds. */
-static int pick_size(const struct settings *s, const struct target_info *ti, uint64_t *size,
-		     char *err, size_t errlen)
-{
-	if (ti->kind == TARGET_DIR) {
-		/* Never take more than half of what is free: leave room for
-		 * everyone else. 1 GiB defeats the OS cache with O_DIRECT and
-		 * most drive caches, and lays out in seconds. */
-		uint64_t room = ti->free_bytes / 2;
-		struct safety_verdict v;
-
-		*size = s->size ? s->size : DEFAULT_DIR_SIZE;
-		if (!s->size && *size > room)
-			*size = room / (1u << 20) * (1u << 20);
-		if (*size < (1u << 20) && !s->size) {
-			snprintf(err, errlen, "not enough free space in %s for a working set "
-				 "(%" PRIu64 " bytes free)", ti->path, ti->free_bytes);
-			return -ENOSPC;
-		}
-		if (safety_check_fill(ti, *size, (unsigned)s->max_fill, &v) || !v.allowed) {
-			snprintf(err, errlen, "refusing to write to %s: %s", ti->path, v.reason);
-			return -ENOSPC;
-		}
-		return 0;
-	}
-	if (s->size && s->size > ti->size_bytes) {
-		snprintf(err, errlen, "--size: %" PRIu64 " bytes is larger than %s (%" PRIu64
-			 " bytes)", s->size, ti->path, ti->size_bytes);
-		return -EINVAL;
-	}
-	*size = s->size ? s->size : ti->size_bytes;
-	if (!*size) {
-		snprintf(err, errlen, "%s is empty: nothing to read", ti->path);
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -714,7 +364,7 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = check_dir_writable(&ti, err, sizeof(err));
 	if (!ret)
-		ret = pick_size(&s, &ti, &size, err, sizeof(err));
+		ret = plan_pick_size(&s, &ti, &size, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		ret = ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
@@ -826,7 +476,7 @@ int cmd_run(int argc, char **argv)
 		struct progress_state ps = { 0 };
 		char name[64];
 
-		spec_name(t, direct, name, sizeof(name));
+		plan_spec_name(t, direct, name, sizeof(name));
 		if (progress) {
 			ps.name = name;
 			ps.idx = i + 1;
