@@ -46,6 +46,10 @@ struct test_result {
 	uint64_t dev_read_bytes, dev_write_bytes;
 	bool cached;		/* a read test whose reads mostly missed the device */
 
+	/* The metadata tests' parameters (bonnie++ -n), 0 for other tests. */
+	uint64_t nfiles, file_min, file_max;
+	uint32_t ndirs;
+
 	uint64_t errors;	/* failed or short ops */
 	int first_errno;	/* positive errno of the first error, 0 if none */
 	uint64_t first_error_offset;

@@ -598,6 +598,13 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 	out->bs = spec->bs;
 	out->qd = ops_kind ? 1 : spec->qd;
 	out->jobs = spec->jobs;
+	if (spec->wl->ops == &wl_meta_create_ops || spec->wl->ops == &wl_meta_stat_ops ||
+	    spec->wl->ops == &wl_meta_delete_ops) {
+		out->nfiles = spec->nfiles ? spec->nfiles : WL_DEFAULT_NFILES;
+		out->file_min = spec->file_min;
+		out->file_max = spec->file_max;
+		out->ndirs = spec->ndirs ? spec->ndirs : WL_DEFAULT_NDIRS;
+	}
 	out->direct = spec->direct;
 	out->random = spec->wl->pattern == WL_RAND;
 	out->is_write = spec->wl->dir == IO_WRITE;

@@ -85,9 +85,7 @@ static void name_field(FILE *f, const char *s)
 int report_bonnie_csv(FILE *f, const struct run_result *r)
 {
 	const struct test_result *io[6], *fl[6], *block, *seeks, *meta = NULL;
-	const char *seed = setting(r, "seed"), *files = setting(r, "files");
-	const char *fsize = setting(r, "file-size"), *dirs = setting(r, "dirs");
-	char maxsz[64] = "", minsz[64] = "";
+	const char *seed = setting(r, "seed");
 	unsigned i;
 
 	for (i = 0; i < 6; i++) {
@@ -122,20 +120,22 @@ int report_bonnie_csv(FILE *f, const struct run_result *r)
 			fprintf(f, ",%.0f,%d", t->bytes_per_sec / 1024.0, cpu_pct(t));
 	}
 
-	/* Files: bonnie++ counts them in multiples of 1024; --file-size is
-	 * SIZE or MIN-MAX. */
-	if (fsize) {
-		const char *dash = strchr(fsize, '-');
-
-		snprintf(minsz, sizeof(minsz), "%.*s", dash ? (int)(dash - fsize) :
-			 (int)strlen(fsize), fsize);
-		snprintf(maxsz, sizeof(maxsz), "%s", dash ? dash + 1 : fsize);
-	}
-	if (meta)
-		fprintf(f, ",%llu,%s,%s,%s,", files ? strtoull(files, NULL, 10) / 1024 : 0ull,
-			maxsz, minsz, dirs ? dirs : "");
-	else
+	/* Files: bonnie++ counts them in multiples of 1024 and, like it,
+	 * leaves zero sizes and a single directory empty. */
+	if (meta) {
+		fprintf(f, ",%" PRIu64 ",", meta->nfiles / 1024);
+		if (meta->file_max)
+			fprintf(f, "%" PRIu64, meta->file_max);
+		putc(',', f);
+		if (meta->file_min)
+			fprintf(f, "%" PRIu64, meta->file_min);
+		putc(',', f);
+		if (meta->ndirs > 1)
+			fprintf(f, "%u", meta->ndirs);
+		putc(',', f);
+	} else {
 		fputs(",,,,,", f);
+	}
 	for (i = 0; i < 6; i++) {
 		if (fl[i])
 			fprintf(f, ",%.0f,%d", fl[i]->iops, cpu_pct(fl[i]));
