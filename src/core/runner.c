@@ -481,6 +481,17 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	/*
+	 * A private file table. In a process whose threads share one, every
+	 * read()/write() takes a reference on its file, and one through the
+	 * file position also takes its lock: costs a single-threaded tool
+	 * (bonnie++, fio's job processes) never pays. Measured on one-byte
+	 * write()/read() calls: +5 to +11 %. Everything the worker opens is
+	 * its own, so the worker also closes it (worker_teardown below):
+	 * the main thread's fd numbers mean other files. Failure only costs
+	 * the speed.
+	 */
+	(void)unshare(CLONE_FILES);
 	worker_setup(w);
 	/* Everyone starts together, or nobody does. */
 	pthread_barrier_wait(w->barrier);
@@ -491,6 +502,7 @@ static void *worker_main(void *arg)
 		else
 			worker_loop(w);
 	}
+	worker_teardown(w);
 	__atomic_add_fetch(w->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -678,10 +690,9 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 			out->dev_write_bytes = c1.write_bytes - c0.write_bytes;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		worker_teardown(&ws[i]);
+	/* Each worker tore down its own engine, fds and buffers. */
+	for (i = 0; i < n; i++)
 		free(ws[i].lat);
-	}
 	free(ws);
 	if (ret) {
 		free(out->lat);
