@@ -56,6 +56,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../tests/cli/lib.sh"
+. "$HERE/lib.sh"
 
 ROUNDS=${ROUNDS:-5}
 SIZE=${SIZE:-256m}
@@ -73,15 +74,6 @@ if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
 fi
 need_diskbench
 
-apt_install()	# apt_install PACKAGE: install quietly, updating the lists once if needed
-{
-	[ "$(id -u)" -eq 0 ] || { echo "vs-bonnie.sh: $1 is missing (apt-get install $1)" >&2; exit 1; }
-	echo "# installing $1"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 && return 0
-	apt-get update -qq >/dev/null 2>&1
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 ||
-		{ echo "vs-bonnie.sh: cannot install $1" >&2; exit 1; }
-}
 command -v bonnie++ >/dev/null || apt_install bonnie++
 [ -x /usr/bin/time ] || apt_install time
 need_cmd python3
@@ -96,15 +88,6 @@ done
 [ -z "$CHAR_MB" ] || [[ $CHAR_MB =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "vs-bonnie.sh: bad CHAR_MB '$CHAR_MB' (MiB)" >&2; exit 2; }
 
-secs()	# secs DURATION: 5s, 500ms, 2m -> seconds (float)
-{
-	python3 -c 'import re, sys
-m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s|m|h)?", sys.argv[1])
-if not m:
-    sys.exit("vs-bonnie.sh: bad duration " + sys.argv[1])
-f = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "h": 3600}
-print(float(m.group(1)) * f[m.group(2)])' "$1"
-}
 
 mib()	# mib SIZE: 256m, 1g, 1GiB -> whole MiB (bonnie++ -s takes MiB)
 {

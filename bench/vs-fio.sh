@@ -28,6 +28,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../tests/cli/lib.sh"
+. "$HERE/lib.sh"
 
 ROUNDS=${ROUNDS:-5}
 RUNTIME=${RUNTIME:-5s}
@@ -42,27 +43,10 @@ if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
 fi
 need_diskbench
 
-apt_install()	# apt_install PACKAGE: install quietly, updating the lists once if needed
-{
-	echo "# installing $1"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 && return 0
-	apt-get update -qq >/dev/null 2>&1
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 ||
-		{ echo "vs-fio.sh: cannot install $1" >&2; exit 1; }
-}
 command -v fio >/dev/null || apt_install fio
 [ -x /usr/bin/time ] || apt_install time
 need_cmd python3 losetup
 
-secs()	# secs DURATION: 5s, 500ms, 2m -> seconds (float)
-{
-	python3 -c 'import re, sys
-m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s|m|h)?", sys.argv[1])
-if not m:
-    sys.exit("bad duration " + sys.argv[1])
-f = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "h": 3600}
-print(float(m.group(1)) * f[m.group(2)])' "$1"
-}
 RUNTIME_S=$(secs "$RUNTIME") || exit 2
 RAMP_S=$(secs "$RAMP") || exit 2
 
