@@ -5,6 +5,7 @@
 
 #include "done_fifo.h"
 #include "engine.h"
+#include "rawsys.h"
 
 /*
  * Requests complete inside submit(); reap() only hands them back. The FIFO
@@ -44,9 +45,9 @@ static int64_t sync_rw(int fd, const struct io_req *r)
 
 	do {
 		if (r->dir == IO_WRITE)
-			ret = pwrite(fd, r->buf, r->len, (off_t)r->offset);
+			ret = raw_pwrite(fd, r->buf, r->len, (off_t)r->offset);
 		else
-			ret = pread(fd, r->buf, r->len, (off_t)r->offset);
+			ret = raw_pread(fd, r->buf, r->len, (off_t)r->offset);
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -(int64_t)errno : (int64_t)ret;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rawsys.h"
 #include "target.h"
 #include "workload.h"
 
@@ -195,7 +196,7 @@ static int64_t char_write_op(void *arg)
 	st->seq += (n + 511) / 512;
 	if (st->syscall) {
 		for (i = 0; i < n; i++) {
-			ssize_t w = write(st->fd, &st->buf[i], 1);
+			ssize_t w = raw_write(st->fd, &st->buf[i], 1);
 
 			if (w != 1)
 				return w < 0 ? -errno : -EIO;
@@ -237,7 +238,7 @@ static int64_t char_read_op(void *arg)
 	if (st->syscall) {
 		while (i < n) {
 			unsigned char b;
-			ssize_t r = read(st->fd, &b, 1);
+			ssize_t r = raw_read(st->fd, &b, 1);
 
 			if (r == 1) {
 				sum += b;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rawsys.h"
 #include "workload.h"
 
 /* File data is written from a buffer of at most this size, in turns. */
@@ -73,7 +74,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	int fd, ret = 0;
 
 	meta_name(i, name);
-	fd = openat(meta_dir(st, i), name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	fd = raw_openat(meta_dir(st, i), name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	if (st->max_size > st->min_size)
@@ -84,7 +85,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 
 		wl_stamp(st->data, (uint32_t)n, st->seq);
 		st->seq += (n + 511) / 512;
-		w = write(fd, st->data, n);
+		w = raw_write(fd, st->data, n);
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
 			break;
@@ -93,7 +94,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	}
 	if (!ret && sync && fsync(fd))
 		ret = -errno;
-	if (close(fd) && !ret)
+	if (raw_close(fd) && !ret)
 		ret = -errno;
 	*bytes = size - left;
 	return ret;

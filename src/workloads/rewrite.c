@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rawsys.h"
 #include "workload.h"
 
 /* Aligned for O_DIRECT on any device we are likely to meet. */
@@ -90,12 +91,12 @@ static int64_t rewrite_op(void *arg)
 	uint64_t off = wl_offsets_next(&st->gen);
 	ssize_t n;
 
-	n = pread(st->fd, st->buf, st->bs, (off_t)off);
+	n = raw_pread(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
 	wl_stamp(st->buf, st->bs, st->seq);
 	st->seq += st->bs / 512 ? st->bs / 512 : 1;
-	n = pwrite(st->fd, st->buf, st->bs, (off_t)off);
+	n = raw_pwrite(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
 	return st->bs;
