@@ -2,15 +2,18 @@
 # vs-bonnie.sh - diskbench vs bonnie++ in one directory: per-char, create/stat/delete, wall time.
 #
 # Usage: [DISKBENCH=path] [ROUNDS=5] [SIZE=256m] [FILES=16] [DIR=/var/tmp] [RUNTIME=3s]
-#        [STAT_RUNTIME=2s] [WALL_SIZE=1g] [CHAR_MB=] [PARTS="char meta wall"]
-#        [RESULTS=file.tsv] bench/vs-bonnie.sh
+#        [STAT_RUNTIME=2s] [META_FS=fresh|dir] [WALL_SIZE=default] [WALL_ROUNDS=1]
+#        [CHAR_MB=] [PARTS="char meta wall"] [RESULTS=file.tsv] bench/vs-bonnie.sh
 #
-# Both tools work in one private directory made under DIR (removed on exit).
-# Every round runs each part with every tool back to back, and who goes first
-# alternates between rounds. The tables show, per figure, the median over the
-# rounds with the minimum and maximum beside it (create rates on ext4 can swing
-# 10x between identical runs, for every tool), and the ratio of the medians,
-# diskbench / bonnie++.
+# Both tools work in one private directory made under DIR (removed on exit;
+# part meta by default on a file system of its own, see META_FS). Every round
+# runs each part with every tool back to back, and who goes first alternates
+# between rounds. char and meta run ROUNDS rounds, wall WALL_ROUNDS (it is
+# slow); the rounds go on while any part has rounds left. The tables show,
+# per figure, the median over the rounds with the minimum and maximum beside
+# it (create rates on ext4 can swing 10x between identical runs, for every
+# tool), the number of rounds, and the ratio of the medians, diskbench /
+# bonnie++.
 #
 # Both tools' numbers come from the same place: bonnie++'s CSV line (format
 # 1.98), which bonnie++ prints with -q and diskbench writes with --bonnie-csv.
@@ -39,16 +42,35 @@
 #        test's order; bonnie++ stats each once). bonnie++ prints "+++++"
 #        when a test takes under 500 ms, i.e. above FILES x 1024 / 0.5 files/sec:
 #        those runs have no number; the table counts them.
-# wall   the whole suite's wall time (/usr/bin/time %e), lower is better:
-#          bonnie++ -s WALL_SIZE -r WALL_SIZE/2   (-n 16, per-char: its defaults)
-#          diskbench --profile bonnie --size WALL_SIZE   (its defaults: 5 s + 1 s
-#                    ramp per test)
-#        bonnie++'s real default sizes its file to twice the RAM (-r is read
-#        from the machine) and refuses less; that is impractical on a big-RAM
-#        VM, so -s and -r are given and the script prints a lower bound for
-#        the real default's wall time. Also counted: the tests of each CSV
-#        line that have a number, and the "+++++" fields (diskbench must have
-#        none).
+#        META_FS says where meta runs:
+#        fresh  (the default when the script runs as root and mkfs.ext4,
+#               losetup and mount exist) a new ext4 before each tool's run:
+#               a sparse image in the private directory (so on DIR's file
+#               system; 4 GiB, more if FILES' sizes need it), mkfs.ext4 with
+#               its defaults (journal on, as a user's ext4 has) plus -q -F
+#               -E lazy_itable_init=0,lazy_journal_init=0 (no background init
+#               thread during the run) -N 2.2 x files + 1000, mounted with
+#               mount -o loop on a private mount point, unmounted after the run.
+#               Why: ext4 without a journal (this project's /var/tmp) skips
+#               inodes deleted in the last 60 s (300 s if their inode-table
+#               block is dirty; fs/ext4/ialloc.c recently_deleted()), so a
+#               create run after a big delete (the other tool's, or its own
+#               previous test's) was up to 2-3x slower: an order effect of the
+#               file system's state, not of the tool.
+#        dir    in the private directory under DIR itself (the old way); the
+#               header warns when that is ext4 without a journal.
+# wall   the whole suite's wall time (/usr/bin/time %e), lower is better, by
+#        default each tool's real default:
+#          bonnie++          (no -s, no -r: a file of 2 x RAM; -n 16, per-char)
+#          diskbench --profile bonnie   (no --size: 1 GiB; 5 s + 1 s ramp per test)
+#        bonnie++'s default run takes minutes (about 4 min for 2 x 24 GiB on
+#        this project's VM), so wall runs WALL_ROUNDS rounds; before any run
+#        the script checks that DIR has room for 2 x RAM + 10 %. WALL_SIZE=SIZE
+#        gives both tools that size instead (bonnie++ -s SIZE -r SIZE/2, as it
+#        refuses less than 2 x -r; diskbench --size SIZE), and the summary then
+#        adds a lower bound for bonnie++'s real default's wall time. Also
+#        counted: the tests of each CSV line that have a number, and the "+++++"
+#        fields (diskbench must have none).
 #
 # The tools run as root when the script does (bonnie++ -u root).
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -64,7 +86,9 @@ FILES=${FILES:-16}
 DIR=${DIR:-/var/tmp}
 RUNTIME=${RUNTIME:-3s}
 STAT_RUNTIME=${STAT_RUNTIME:-2s}
-WALL_SIZE=${WALL_SIZE:-1g}
+WALL_SIZE=${WALL_SIZE:-default}
+WALL_ROUNDS=${WALL_ROUNDS:-1}
+META_FS=${META_FS:-}
 CHAR_MB=${CHAR_MB:-}
 PARTS=${PARTS:-char meta wall}
 RESULTS=${RESULTS:-}
@@ -85,27 +109,54 @@ for p in $PARTS; do
 	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "vs-bonnie.sh: bad ROUNDS '$ROUNDS'" >&2; exit 2; }
+[[ $WALL_ROUNDS =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "vs-bonnie.sh: bad WALL_ROUNDS '$WALL_ROUNDS'" >&2; exit 2; }
 [ -z "$CHAR_MB" ] || [[ $CHAR_MB =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "vs-bonnie.sh: bad CHAR_MB '$CHAR_MB' (MiB)" >&2; exit 2; }
 
 
-mib()	# mib SIZE: 256m, 1g, 1GiB -> whole MiB (bonnie++ -s takes MiB)
+mib()	# mib SIZE NAME [ALSO]: 256m, 1g, 1GiB -> whole MiB (bonnie++ -s takes MiB)
 {
 	python3 -c 'import re, sys
 m = re.fullmatch(r"([0-9]+)([kmgt]|[KMGT]iB)?", sys.argv[1])
 if not m:
-    sys.exit("vs-bonnie.sh: bad size " + sys.argv[1] + " (e.g. 256m, 1g)")
+    sys.exit("vs-bonnie.sh: bad " + sys.argv[2] + " \x27" + sys.argv[1] + "\x27 ("
+             + sys.argv[3] + "e.g. 256m, 1g)")
 u = (m.group(2) or "m")[0].lower()
 b = int(m.group(1)) * 1024 ** "kmgt".index(u) * 1024
 if b % 2**20 or b < 2 * 2**20:
-    sys.exit("vs-bonnie.sh: size " + sys.argv[1] + " is not a whole number of MiB >= 2")
-print(b // 2**20)' "$1"
+    sys.exit("vs-bonnie.sh: " + sys.argv[2] + " " + sys.argv[1]
+             + " is not a whole number of MiB >= 2")
+print(b // 2**20)' "$1" "$2" "${3:-}"
 }
 
 RUNTIME_S=$(secs "$RUNTIME") || exit 2
 STAT_S=$(secs "$STAT_RUNTIME") || exit 2
-SIZE_MB=$(mib "$SIZE") || exit 2
-WALL_MB=$(mib "$WALL_SIZE") || exit 2
+SIZE_MB=$(mib "$SIZE" SIZE) || exit 2
+WALL_MB=	# empty: each tool's default size
+[ "$WALL_SIZE" = default ] || WALL_MB=$(mib "$WALL_SIZE" WALL_SIZE "default, or a size, ") || exit 2
+RAM_MB=$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1024))
+has_part() { [[ " $PARTS " == *" $1 "* ]]; }
+
+# META_FS: fresh needs root and the tools to make and mount an ext4 image.
+fresh_ok=
+[ "$(id -u)" -eq 0 ] && command -v mkfs.ext4 >/dev/null && command -v losetup >/dev/null &&
+	command -v mount >/dev/null && command -v mountpoint >/dev/null && fresh_ok=1
+META_FS_NOTE=
+case $META_FS in
+'')
+	if [ -n "$fresh_ok" ]; then
+		META_FS=fresh
+	else
+		META_FS=dir
+		META_FS_NOTE="META_FS=dir: a fresh ext4 per run needs root, mkfs.ext4, losetup, mount"
+	fi ;;
+fresh)
+	[ -n "$fresh_ok" ] || { echo "vs-bonnie.sh: META_FS=fresh needs root and mkfs.ext4," \
+		"losetup, mount, mountpoint (or use META_FS=dir)" >&2; exit 2; } ;;
+dir) ;;
+*) echo "vs-bonnie.sh: bad META_FS '$META_FS' (fresh or dir)" >&2; exit 2 ;;
+esac
 
 # FILES = N[:MAX[:MIN[:DIRS]]] (bonnie++ -n) -> diskbench options
 IFS=: read -r F_N F_MAX F_MIN F_DIRS F_EXTRA <<<"$FILES"
@@ -122,6 +173,13 @@ else
 	META_ARGS+=(--file-size "$F_MIN-$F_MAX")
 fi
 
+# The fresh file system for meta: inodes for every file and directory with
+# room to spare, and an image of 4 GiB, or twice the files' data + 1 GiB.
+META_INODES=$((F_N * 1024 * 22 / 10 + 1000))
+META_DATA_MB=$(((F_N * 1024 * ((F_MAX + 4095) / 4096) * 4096 + 2 ** 20 - 1) / 2 ** 20))
+META_IMG_MB=$((2 * META_DATA_MB + 1024))
+[ "$META_IMG_MB" -ge 4096 ] || META_IMG_MB=4096
+
 # bonnie++ refuses to run as root unless told which user to be.
 BONNIE_USER=()
 [ "$(id -u)" -eq 0 ] && BONNIE_USER=(-u root)
@@ -131,8 +189,35 @@ make_tmpdir /dev/shm
 OUT=$TMP_DIR
 [ -d "$DIR" ] && [ -w "$DIR" ] ||
 	{ echo "vs-bonnie.sh: DIR=$DIR is not a writable directory" >&2; exit 2; }
-WORK=$(mktemp -d "$DIR/diskbench-vs-bonnie.XXXXXX") || exit 1
-at_exit "rm -rf -- '$WORK'"
+DIR_FREE_MB=$(($(df -P -k "$DIR" | awk 'NR == 2 { print $4 }') / 1024))
+if has_part wall && [ -z "$WALL_MB" ]; then
+	# bonnie++'s default file: 2 x RAM, as it reads the RAM (the MemTotal we read)
+	need=$((2 * RAM_MB * 11 / 10))
+	[ "$DIR_FREE_MB" -ge "$need" ] || {
+		echo "vs-bonnie.sh: WALL_SIZE=default: bonnie++'s default file is 2 x RAM =" \
+			"$((2 * RAM_MB)) MiB, but DIR=$DIR has $DIR_FREE_MB MiB free (needs $need MiB:" \
+			"2 x RAM + 10 %); use a DIR with room or give WALL_SIZE (e.g. 1g)" >&2
+		exit 2
+	}
+fi
+if has_part meta && [ "$META_FS" = fresh ]; then
+	need=$((META_DATA_MB + 1024))	# the files, the journal and the inode tables
+	[ "$DIR_FREE_MB" -ge "$need" ] || {
+		echo "vs-bonnie.sh: META_FS=fresh: the meta image needs about $need MiB in" \
+			"DIR=$DIR, which has $DIR_FREE_MB MiB free" >&2
+		exit 2
+	}
+fi
+
+# TOP (private, under DIR): work/ where the tools run, meta.img (META_FS=fresh).
+TOP=$(mktemp -d "$DIR/diskbench-vs-bonnie.XXXXXX") || exit 1
+at_exit "rm -rf -- '$TOP'"
+WORK=$TOP/work
+mkdir "$WORK" || exit 1
+META_DIR=$WORK	# where meta runs; the fresh file system's mount point when mounted
+META_IMG=$TOP/meta.img
+META_MNT=
+META_MOUNTS=0
 
 ROWS=$OUT/runs.tsv
 printf 'part\tmetric\ttool\tround\tvalue\n' >"$ROWS"
@@ -159,11 +244,100 @@ print("\t".join(v[int(n) - 1] for n in sys.argv[2:]))
 EOF
 }
 
-# clean: nothing of a run may be left for the next (each tool removes its
-# own files; this catches a crash). The directory is ours alone.
+# clean [DIR]: nothing of a run may be left for the next (each tool removes
+# its own files; this catches a crash). The directory (default WORK) is ours
+# alone; a fresh file system keeps its lost+found.
 clean()
 {
-	find "$WORK" -mindepth 1 -delete 2>/dev/null
+	find "${1:-$WORK}" -mindepth 1 -maxdepth 1 ! -name lost+found -exec rm -rf -- {} + 2>/dev/null
+}
+
+# fs_journal PATH: "journal" or "no journal" when PATH is on ext4 (or ext2/3
+# run by the ext4 driver), nothing when that cannot be told.
+fs_journal()
+{
+	local mm name j
+	mm=$(findmnt -n -o MAJ:MIN -T "$1" 2>/dev/null | tr -d ' ') && [ -n "$mm" ] || return 0
+	name=$(basename "$(readlink -f "/sys/dev/block/$mm" 2>/dev/null)") || return 0
+	j=$(cat "/sys/fs/ext4/$name/journal_task" 2>/dev/null) || return 0
+	case $j in
+	'<none>') echo "no journal" ;;
+	'') ;;
+	*) echo journal ;;
+	esac
+}
+
+# ---- META_FS=fresh: a new ext4 on a loop image before each tool's meta run
+
+# meta_fs_release: unmount the fresh file system and detach its loop device,
+# if there are any; safe at any time (also from the exit trap).
+meta_fs_release()
+{
+	local i devs d
+	[ -n "$META_MNT" ] || return 0
+	META_DIR=$WORK
+	if mountpoint -q "$META_MNT"; then
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			umount "$META_MNT" 2>/dev/null && break
+			sleep 0.3
+		done
+		if mountpoint -q "$META_MNT"; then
+			msg "warning: $META_MNT is busy, unmounting it lazily"
+			umount -l "$META_MNT"
+		fi
+	fi
+	[ -e "$META_IMG" ] || return 0
+	# mount -o loop's device detaches itself on unmount (autoclear), a moment later
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		devs=$(losetup -n -O NAME -j "$META_IMG" 2>/dev/null)
+		[ -z "$devs" ] && return 0
+		sleep 0.2
+	done
+	for d in $devs; do
+		lib_detach_loop "$d"
+	done
+}
+
+# meta_fs_make: a new ext4 on the image, mounted; META_DIR is then its root.
+meta_fs_make()
+{
+	local dev name j
+	meta_fs_release
+	if [ -z "$META_MNT" ]; then
+		META_MNT=$(mktemp -d "${TMPDIR:-/tmp}/diskbench-vs-bonnie-mnt.XXXXXX") || exit 1
+		at_exit "meta_fs_release; rmdir -- '$META_MNT'"
+		truncate -s "${META_IMG_MB}M" "$META_IMG" || exit 1
+	fi
+	# discard (the default) punches the old file system's blocks out of the image
+	mkfs.ext4 -q -F -N "$META_INODES" -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$META_IMG" >"$OUT/mkfs" 2>&1 ||
+		{ msg "mkfs.ext4 on $META_IMG failed: $(tail -1 "$OUT/mkfs") (META_FS=dir avoids it)"; exit 1; }
+	mount -o loop "$META_IMG" "$META_MNT" 2>"$OUT/mount" ||
+		{ msg "mount -o loop $META_IMG failed: $(tail -1 "$OUT/mount") (META_FS=dir avoids it)"; exit 1; }
+	META_DIR=$META_MNT
+	META_MOUNTS=$((META_MOUNTS + 1))
+	if [ "$META_MOUNTS" -eq 1 ]; then
+		dev=$(findmnt -n -o SOURCE "$META_MNT")
+		name=$(basename "$dev")
+		j=$(cat "/sys/fs/ext4/$name/journal_task" 2>/dev/null) || j='?'
+		echo "# meta fs: $(findmnt -n -o FSTYPE "$META_MNT") on $dev," \
+			"$(df --output=itotal "$META_MNT" | tail -1 | tr -d ' ') inodes," \
+			"$(($(df -P -k "$META_MNT" | awk 'NR == 2 { print $2 }') / 1024)) MiB," \
+			"journal_task: $j"
+	fi
+}
+
+meta_begin()	# before a tool's meta run
+{
+	if [ "$META_FS" = fresh ]; then
+		meta_fs_make
+	fi
+}
+
+meta_end()	# after a tool's meta run
+{
+	clean "$META_DIR"
+	[ "$META_FS" = fresh ] && meta_fs_release
 }
 
 # fail_run TOOL PART ROUND STATUS ERRFILE
@@ -216,9 +390,10 @@ meta_bonnie()	# meta_bonnie ROUND
 {
 	local csv=$OUT/b.csv st v i vals
 
-	bonnie++ -d "$WORK" -s 0 -n "$FILES" "${BONNIE_USER[@]}" -q >"$csv" 2>"$OUT/err"
+	meta_begin
+	bonnie++ -d "$META_DIR" -s 0 -n "$FILES" "${BONNIE_USER[@]}" -q >"$csv" 2>"$OUT/err"
 	st=$?
-	clean
+	meta_end
 	[ "$st" -eq 0 ] || { fail_run bonnie++ meta "$1" "$st" "$OUT/err"; return; }
 	v=$(csv_fields "$csv" 27 29 31 33 35 37) ||
 		{ echo "# bonnie++ meta round $1: no CSV line"; return; }
@@ -228,26 +403,29 @@ meta_bonnie()	# meta_bonnie ROUND
 	done
 }
 
-# Two runs: create and delete end when the files are done (the runtime is
-# only a cap); stat is time-based, so it gets a short runtime of its own.
+# Two runs (on one fresh file system): create and delete end when the files
+# are done (the runtime is only a cap); stat is time-based, so it gets a short
+# runtime of its own.
 meta_diskbench()	# meta_diskbench ROUND
 {
 	local st v w vals short
 	local cd=$OUT/d1.csv cj=$OUT/d1.json sd=$OUT/d2.csv
 
 	rm -f "$cd" "$cj" "$sd"
+	meta_begin
 	"$DISKBENCH" --profile bonnie \
 		--test meta-create,meta-delete,meta-create-rand,meta-delete-rand "${META_ARGS[@]}" \
 		--runtime 10m --ramp 0 --bonnie-csv "$cd" --json "$cj" --quiet \
-		"$WORK" >/dev/null 2>"$OUT/err"
+		"$META_DIR" >/dev/null 2>"$OUT/err"
 	st=$?
-	clean
-	[ "$st" -eq 0 ] || { fail_run diskbench "meta create/delete" "$1" "$st" "$OUT/err"; return; }
+	clean "$META_DIR"
+	[ "$st" -eq 0 ] ||
+		{ meta_end; fail_run diskbench "meta create/delete" "$1" "$st" "$OUT/err"; return; }
 	"$DISKBENCH" --profile bonnie --test meta-stat,meta-stat-rand "${META_ARGS[@]}" \
 		--runtime "$STAT_RUNTIME" --ramp 0 --bonnie-csv "$sd" --quiet \
-		"$WORK" >/dev/null 2>"$OUT/err"
+		"$META_DIR" >/dev/null 2>"$OUT/err"
 	st=$?
-	clean
+	meta_end
 	[ "$st" -eq 0 ] || { fail_run diskbench "meta stat" "$1" "$st" "$OUT/err"; return; }
 	short=$(json "$cj" "' '.join('%s:%d' % (t['name'], t['ops']) for t in d['tests']
 		if t['ops'] != $((F_N * 1024)))")
@@ -294,8 +472,10 @@ EOF
 wall_bonnie()	# wall_bonnie ROUND
 {
 	local csv=$OUT/b.csv st
+	local size=()
 
-	/usr/bin/time -f %e -o "$OUT/time" bonnie++ -d "$WORK" -s "$WALL_MB" -r $((WALL_MB / 2)) \
+	[ -n "$WALL_MB" ] && size=(-s "$WALL_MB" -r $((WALL_MB / 2)))
+	/usr/bin/time -f %e -o "$OUT/time" bonnie++ -d "$WORK" "${size[@]}" \
 		"${BONNIE_USER[@]}" -q >"$csv" 2>"$OUT/err"
 	st=$?
 	clean
@@ -308,9 +488,11 @@ wall_bonnie()	# wall_bonnie ROUND
 wall_diskbench()	# wall_diskbench ROUND
 {
 	local csv=$OUT/d.csv st
+	local size=()
 
 	rm -f "$csv"
-	/usr/bin/time -f %e -o "$OUT/time" "$DISKBENCH" --profile bonnie --size "$WALL_SIZE" \
+	[ -n "$WALL_MB" ] && size=(--size "$WALL_SIZE")
+	/usr/bin/time -f %e -o "$OUT/time" "$DISKBENCH" --profile bonnie "${size[@]}" \
 		--bonnie-csv "$csv" --json "$OUT/wall.json" --quiet "$WORK" >/dev/null 2>"$OUT/err"
 	st=$?
 	clean
@@ -318,36 +500,85 @@ wall_diskbench()	# wall_diskbench ROUND
 	row wall wall-s diskbench "$1" "$(tail -1 "$OUT/time")"
 	wall_counts "$csv" diskbench "$1"
 	# its block-write rate, for the lower bound of bonnie++'s real default
-	row wall seq-write-MBps diskbench "$1" "$(json "$OUT/wall.json" \
+	[ -n "$WALL_MB" ] && row wall seq-write-MBps diskbench "$1" "$(json "$OUT/wall.json" \
 		"[t['bytes_per_sec'] / 1e6 for t in d['tests'] if t['workload'] == 'seq-write'][0]")"
 	cp "$csv" "$OUT/wall-diskbench.csv"
 }
 
 # ---- the rounds --------------------------------------------------------
 
-# Seconds per round on this project's 2-core VM (ext4 on virtio), for the estimate.
-est=$(python3 - "$PARTS" "$SIZE_MB" "$RUNTIME_S" "$F_N" "$STAT_S" "$WALL_MB" "$ROUNDS" <<'EOF'
+# Rounds per part, and of the loop: until every part has had its rounds.
+part_rounds()	# part_rounds PART
+{
+	if [ "$1" = wall ]; then echo "$WALL_ROUNDS"; else echo "$ROUNDS"; fi
+}
+NROUNDS=0
+for p in $PARTS; do
+	n=$(part_rounds "$p")
+	[ "$n" -gt "$NROUNDS" ] && NROUNDS=$n
+done
+
+# Seconds per round on this project's 2-core VM (ext4 on virtio), for the
+# estimate; bonnie++'s default wall run took 226 s there for its 2 x 24104 MiB
+# file, and scales here with the RAM.
+est=$(python3 - "$PARTS" "$SIZE_MB" "$RUNTIME_S" "$F_N" "$STAT_S" "${WALL_MB:-0}" "$ROUNDS" \
+	"$WALL_ROUNDS" "$RAM_MB" "$META_FS" <<'EOF'
 import sys
-parts, size, rt, n, st, wall, rounds = sys.argv[1].split(), *map(float, sys.argv[2:])
-t = 0
+parts, mfs = sys.argv[1].split(), sys.argv[10]
+size, rt, n, st, wall, rounds, wrounds, ram = map(float, sys.argv[2:10])
+t = tw = bdef = 0
 if "char" in parts:
     t += 3 + size / 100 + 2 * (2 * rt + 1)
 if "meta" in parts:
-    t += 3 * n / 16 + 2 + 2 * st + 2 * n / 16
+    t += 3 * n / 16 + 2 + 2 * st + 2 * n / 16 + (1 if mfs == "fresh" else 0)
 if "wall" in parts:
-    t += 8 * wall / 1024 + 57 + 3 * wall / 1024
-print(round(t * rounds / 60, 1))
+    if wall:
+        tw = 8 * wall / 1024 + 57 + 3 * wall / 1024
+    else:
+        bdef = 226 * 2 * ram / 48208
+        tw = bdef + 57 + 3
+print("about %.1f min" % ((t * rounds + tw * wrounds) / 60)
+      + (" (bonnie++'s default run: ~%.0f min of that per wall round)" % (bdef / 60)
+         if bdef else ""))
 EOF
 )
 bver=$(dpkg-query -W -f '${Version}' bonnie++ 2>/dev/null || echo '?')
 echo "# $("$DISKBENCH" --version | head -1) vs bonnie++ $bver; kernel $(uname -r), $(nproc) CPUs," \
-	"$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1024)) MiB RAM"
-echo "# in $WORK ($(df --output=source,fstype "$WORK" | tail -1 | tr -s ' '))"
-echo "# $ROUNDS rounds of: $PARTS; SIZE=$SIZE FILES=$FILES RUNTIME=$RUNTIME" \
-	"STAT_RUNTIME=$STAT_RUNTIME WALL_SIZE=$WALL_SIZE${CHAR_MB:+ CHAR_MB=$CHAR_MB}; about $est min"
+	"$RAM_MB MiB RAM"
+j=$(fs_journal "$WORK")
+echo "# in $WORK ($(df --output=source,fstype "$WORK" | tail -1 | tr -s ' ')${j:+, $j})"
+if has_part meta; then
+	if [ "$META_FS" = fresh ]; then
+		echo "# meta on a fresh ext4 (journal) on a loop image in $TOP, made anew before each" \
+			"tool's run (mkfs.ext4 -N $META_INODES, $META_IMG_MB MiB sparse; META_FS=fresh)"
+	else
+		echo "# meta in $WORK itself (META_FS=dir)"
+		[ -n "$META_FS_NOTE" ] && echo "# note: $META_FS_NOTE"
+		[ "$j" = "no journal" ] && echo "# WARNING: ext4 without a journal: it skips inodes" \
+			"deleted in the last 60-300 s, so a create run after a big delete (the other" \
+			"tool's, or its own) is slower, an order effect; META_FS=fresh avoids it"
+	fi
+fi
+if has_part wall; then
+	if [ -n "$WALL_MB" ]; then
+		wall_how="both at WALL_SIZE=$WALL_SIZE"
+	else
+		wall_how="each tool's default size (bonnie++: 2 x RAM, ~$((2 * RAM_MB)) MiB;"
+		wall_how+=" diskbench: its default)"
+	fi
+	echo "# wall: $wall_how"
+fi
+rounds_how=
+for p in $PARTS; do
+	rounds_how+="$p $(part_rounds "$p"), "
+done
+echo "# rounds: ${rounds_how%, }; SIZE=$SIZE FILES=$FILES RUNTIME=$RUNTIME" \
+	"STAT_RUNTIME=$STAT_RUNTIME WALL_SIZE=$WALL_SIZE${CHAR_MB:+ CHAR_MB=$CHAR_MB}" \
+	"META_FS=$META_FS; $est"
 
-for ((round = 1; round <= ROUNDS; round++)); do
+for ((round = 1; round <= NROUNDS; round++)); do
 	for part in $PARTS; do
+		[ "$round" -le "$(part_rounds "$part")" ] || continue
 		case $part in
 		char)
 			if ((round % 2)); then
@@ -380,17 +611,20 @@ for ((round = 1; round <= ROUNDS; round++)); do
 			;;
 		esac
 	done
-	echo "# round $round of $ROUNDS done"
+	echo "# round $round of $NROUNDS done"
 done
 
 [ -n "$RESULTS" ] && cp "$ROWS" "$RESULTS" && echo "# per-run rows saved in $RESULTS"
 
-python3 - "$ROWS" "$F_N" "$OUT" "$(awk '/MemTotal/ { print $2 }' /proc/meminfo)" <<'EOF'
+python3 - "$ROWS" "$F_N" "$OUT" "$(awk '/MemTotal/ { print $2 }' /proc/meminfo)" \
+	"$ROUNDS" "$WALL_ROUNDS" "$WALL_MB" "$PARTS" <<'EOF'
 import csv, os, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 files = int(sys.argv[2]) * 1024
 out = sys.argv[3]
 ram = int(sys.argv[4]) * 1024
+rounds = {"char": int(sys.argv[5]), "meta": int(sys.argv[5]), "wall": int(sys.argv[6])}
+wall_size_given = sys.argv[7] != ""
 
 def vals(part, metric, tool):
     return [r["value"] for r in rows
@@ -406,12 +640,12 @@ def nums(v):
     return o
 
 def stat(part, metric, tool):
-    """(median, min, max, runs with a number, runs)"""
+    """(median, min, max, runs with a number, rounds of the part)"""
     v = vals(part, metric, tool)
     n = nums(v)
     if not n:
-        return (None, None, None, 0, len(v))
-    return (statistics.median(n), min(n), max(n), len(n), len(v))
+        return (None, None, None, 0, rounds[part])
+    return (statistics.median(n), min(n), max(n), len(n), rounds[part])
 
 def fmt(x, w=10):
     if x is None:
@@ -424,6 +658,7 @@ def cell(s, w=10):
     med, lo, hi, n, total = s
     if med is None:
         return "%*s %-21s" % (w, "-", "(no number in %d)" % total)
+    # n/total: only n of the rounds gave a number (failed, or bonnie++'s +++++)
     extra = "" if n == total else " %d/%d" % (n, total)
     return "%s %-21s" % (fmt(med, w), "[%s-%s]%s" % (fmt(lo, 0), fmt(hi, 0), extra))
 
@@ -432,17 +667,15 @@ def ratio(a, b):
         return "     -"
     return "%6.3f" % (a[0] / b[0])
 
-parts = []
-for r in rows:
-    if r["part"] not in parts:
-        parts.append(r["part"])
+parts = sys.argv[8].split()
 
 LINE = "%-17s %-19s %s %s %s"
 hdr = LINE % ("test", "diskbench mode", "%10s %-21s" % ("diskbench", "[min-max]"),
               "%10s %-21s" % ("bonnie++", "[min-max]"), " ratio")
 print()
 if "char" in parts:
-    print("per-char, K/sec (1024 B/s), higher is better; ratio = diskbench / bonnie++ (medians)")
+    print("per-char, K/sec (1024 B/s), higher is better; median of %d round(s); ratio ="
+          " diskbench / bonnie++ (medians)" % rounds["char"])
     print(hdr)
     for m, what in (("putc", "write"), ("getc", "read")):
         b = stat("char", m, "bonnie++")
@@ -454,8 +687,8 @@ if "char" in parts:
           " info: diskbench's putc/getc through stdio, not what bonnie++ 2.00 measures")
     print()
 if "meta" in parts:
-    print("create/stat/delete of %d files, files/sec, higher is better; ratio = diskbench /"
-          " bonnie++ (medians)" % files)
+    print("create/stat/delete of %d files, files/sec, higher is better; median of %d"
+          " round(s); ratio = diskbench / bonnie++ (medians)" % (files, rounds["meta"]))
     print(hdr)
     for m in ("seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete"):
         d = stat("meta", m, "diskbench")
@@ -468,23 +701,31 @@ if "meta" in parts:
           " (files / 0.5 s); medians use the runs with a number")
     print()
 if "wall" in parts:
-    print("whole suite: wall time (s), lower is better; tests with a number (of 12);"
-          " '+++++' fields in the CSV line")
+    print("whole suite (%s): wall time (s), lower is better; tests with a number (of 12);"
+          " '+++++' fields in the CSV line; median of %d round(s)"
+          % ("both at one size" if wall_size_given else "each tool's default",
+             rounds["wall"]))
     print(hdr)
     d, b = stat("wall", "wall-s", "diskbench"), stat("wall", "wall-s", "bonnie++")
     print(LINE % ("wall-seconds", "--profile bonnie", cell(d), cell(b), ratio(d, b)))
     for m in ("tests-with-number", "plus-fields"):
         d, b = stat("wall", m, "diskbench"), stat("wall", m, "bonnie++")
         print(LINE % (m, "", cell(d), cell(b), ""))
+    sizes = []
     for tool, f in (("diskbench", "diskbench"), ("bonnie++", "bonnie")):
         p = os.path.join(out, "wall-%s.csv" % f)
         if os.path.exists(p):
-            print("last %s line: %s" % (tool, open(p).read().strip().splitlines()[-1]))
+            line = open(p).read().strip().splitlines()[-1]
+            print("last %s line: %s" % (tool, line))
+            sizes.append("%s %s" % (tool, line.split(",")[5]))
+    if sizes:
+        print("file size (CSV field 6): " + ", ".join(sizes))
     dp = nums(vals("wall", "any-plus", "diskbench"))
-    print("diskbench fields with a '+' over all rounds: %d%s" % (sum(dp), "" if not sum(dp)
-                                                            else "  <-- FAIL: must be 0"))
+    if dp:
+        print("diskbench fields with a '+' over all rounds: %d%s"
+              % (sum(dp), "" if not sum(dp) else "  <-- FAIL: must be 0"))
     w = stat("wall", "seq-write-MBps", "diskbench")
-    if w[0]:
+    if wall_size_given and w[0]:
         size = 2 * ram
         print("bonnie++'s real default (-s 2 x RAM = %.1f GiB) writes, rewrites and reads that"
               " file:\nits first write alone takes >= %.0f s at diskbench's median block-write"
