@@ -78,6 +78,8 @@ struct workload {
 	bool needs_fs;		/* needs a directory target: skip on a device or file */
 	bool finite;		/* may run out of work (WL_OP_DONE): no ramp, so the
 				 * measured phase sees all of it */
+	bool own_files;		/* makes its own files in the scratch directory and
+				 * never touches the laid-out data file */
 	/* WL_BLOCK: percentage of requests that are writes, each drawn from
 	 * the job's seeded RNG (0: every request goes in dir). */
 	unsigned write_pct;

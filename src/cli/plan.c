@@ -325,6 +325,14 @@ bool plan_writes(const struct plan *p)
 	return false;
 }
 
+bool plan_needs_data(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (!p->specs[i].wl->own_files)
+			return true;
+	return false;
+}
+
 bool plan_direct(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->n; i++)

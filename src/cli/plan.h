@@ -50,9 +50,11 @@ int plan_pick_size(const struct settings *s, const struct target_info *ti, uint6
  * (refused for safety). Warnings go to in->r. */
 int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errlen);
 
-/* Does any test write? Does any test use O_DIRECT? */
+/* Does any test write? Does any test use O_DIRECT? Does any test use the
+ * laid-out data file (a directory target)? */
 bool plan_writes(const struct plan *p);
 bool plan_direct(const struct plan *p);
+bool plan_needs_data(const struct plan *p);
 
 /* A test's display name: "rand-read 4k qd32", with " j4" for jobs and
  * " direct"/" buffered" when it differs from the run's setting. */

@@ -431,11 +431,15 @@ int cmd_run(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			goto out_profile;
 		}
-		progress = isatty(STDERR_FILENO) && !s.quiet;
+		/* Only tests that read or rewrite the data file need it
+		 * written out first; file tests and per-char writes make
+		 * their own files. */
+		progress = isatty(STDERR_FILENO) && !s.quiet && plan_needs_data(&plan);
 		if (progress)
 			fprintf(stderr, "laying out %" PRIu64 " MiB in %s ...", size >> 20,
 				scratch);
-		ret = target_layout(data, size, 1u << 20, s.seed);
+		if (plan_needs_data(&plan))
+			ret = target_layout(data, size, 1u << 20, s.seed);
 		if (ret) {
 			cli_error("%s: laying out the working set: %s", data, strerror(-ret));
 			target_scratch_cleanup();

@@ -1,4 +1,5 @@
 /* meta.c - file create/stat/delete in name or random order: bonnie++ -n semantics. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,18 +13,35 @@
 
 /* File data is written from a buffer of at most this size, in turns. */
 #define DATA_BUF_MAX (1u << 20)
-/* "f" and ten digits: every uint32_t index, zero-padded (names sort as numbers) */
-#define NAME_LEN 11
+
+/*
+ * bonnie++ 2.00's file names (seen with strace; its readme still says 7
+ * digits): the file's number in 10 hex digits and 0 to 12 random
+ * alphanumerics, after the number in the name-order tests and before it in
+ * the random ones, so that files made in number order land in an order that
+ * looks random to the file system. The lengths matter: a directory lookup
+ * compares only names of equal length, so equal-length names cost more.
+ */
+#define NUM_LEN 10
+#define RAND_MAX_LEN 12
+#define NAME_LEN (NUM_LEN + RAND_MAX_LEN)
 
 enum meta_mode { META_CREATE, META_STAT, META_DELETE };
 
 /*
- * One job's tree: <scratch>/meta-<job>/d<k>/f<10 digits>. File i lives in
- * directory i * ndirs / nfiles: contiguous runs, so the name order walks
+ * One job's tree: <scratch>/meta-<job>/d<k>/<name>. File i lives in
+ * directory i * ndirs / nfiles: contiguous runs, so the number order walks
  * one directory after the other as a real tree would. Every operation is
  * relative to an open directory fd (openat, fstatat, unlinkat): no path
  * walk from the root per file, as bonnie++ avoids by chdir()ing into its
  * directory.
+ *
+ * The order of each test, as bonnie++'s:
+ *   create       number order, names number-first
+ *   stat/delete  readdir() order (taken before the clock starts)
+ *   create-rand  number order, names random-first
+ *   stat/delete-rand  a seeded random permutation, names random-first
+ * A stat also reads the file's data when the files have any (-n N:MAX).
  */
 struct meta_state {
 	enum meta_mode mode;
@@ -33,7 +51,9 @@ struct meta_state {
 	uint32_t *order;	/* indices in the order of the test */
 	uint32_t pos;		/* next place in order */
 	bool all_made;		/* init created every file (stat, delete) */
-	uint32_t made;		/* files init created, in name order, when it failed */
+	uint32_t made;		/* files init created, in number order, when it failed */
+	bool rand_first;	/* names start with the random characters */
+	uint64_t name_seed;
 	uint64_t min_size, max_size;
 	bool fsync;
 	struct wl_rng rng;
@@ -50,15 +70,62 @@ static void meta_describe(const struct wl_job *job, struct wl_desc *d)
 	d->direct = false;
 }
 
-static void meta_name(uint32_t i, char name[NAME_LEN + 1])
+/* splitmix64's finalizer: a file's random characters from its number. */
+static inline uint64_t meta_mix(uint64_t x)
 {
-	int k;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
 
-	/* snprintf would cost more than a cached stat */
-	name[0] = 'f';
-	for (k = NAME_LEN - 1; k >= 1; k--, i /= 10)
-		name[k] = (char)('0' + i % 10);
-	name[NAME_LEN] = '\0';
+/* File i's name, the same every time it is asked for (computed, not
+ * stored: a table of a million names would cost a cache miss a lookup). */
+static void meta_name(const struct meta_state *st, uint32_t i, char name[NAME_LEN + 1])
+{
+	static const char alnum[] =
+		"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	uint64_t h = meta_mix(st->name_seed + (uint64_t)i * 0x9e3779b97f4a7c15ull);
+	unsigned nrand = (unsigned)(h % (RAND_MAX_LEN + 1)), k;
+	char *num = st->rand_first ? name + nrand : name;
+	char *rnd = st->rand_first ? name : name + NUM_LEN;
+
+	for (k = NUM_LEN; k-- > 0; i >>= 4)
+		num[k] = "0123456789abcdef"[i & 15];
+	h = meta_mix(h);
+	for (k = 0; k < nrand; k++) {
+		if (k == 10)	/* 62^10 < 2^64: ten characters a draw */
+			h = meta_mix(h);
+		rnd[k] = alnum[h % 62];
+		h /= 62;
+	}
+	name[NUM_LEN + nrand] = '\0';
+}
+
+/* The number in one of our names; -1 for a name that is not ours. */
+static int meta_parse(const struct meta_state *st, const char *name, uint32_t *i)
+{
+	size_t len = strlen(name);
+	const char *num = st->rand_first ? name + len - NUM_LEN : name;
+	uint64_t v = 0;
+
+	if (len < NUM_LEN || len > NAME_LEN)
+		return -1;
+	for (unsigned k = 0; k < NUM_LEN; k++) {
+		char c = num[k];
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uint64_t)(c - 'a' + 10);
+		else
+			return -1;
+	}
+	if (v >= st->nfiles)
+		return -1;
+	*i = (uint32_t)v;
+	return 0;
 }
 
 static int meta_dir(const struct meta_state *st, uint32_t i)
@@ -73,7 +140,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	uint64_t size = st->min_size, left;
 	int fd, ret = 0;
 
-	meta_name(i, name);
+	meta_name(st, i, name);
 	fd = raw_openat(meta_dir(st, i), name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -105,7 +172,7 @@ static void meta_unlink(struct meta_state *st, uint32_t from, uint32_t to)
 	char name[NAME_LEN + 1];
 
 	for (uint32_t p = from; p < to; p++) {
-		meta_name(st->order[p], name);
+		meta_name(st, st->order[p], name);
 		unlinkat(meta_dir(st, st->order[p]), name, 0);
 	}
 }
@@ -153,6 +220,55 @@ static int meta_fail(char *err, size_t errlen, int ret, const char *what, const 
 	return ret;
 }
 
+/*
+ * order[] = the files in readdir() order, directory after directory: how
+ * bonnie++ stats and deletes in its name-order tests (on a hashed directory,
+ * such as ext4's, that is neither the number nor the creation order).
+ */
+static int meta_readdir_order(struct meta_state *st, char *err, size_t errlen)
+{
+	uint32_t n = 0, i;
+	struct dirent *de;
+	char name[32];
+	DIR *d;
+	int fd;
+
+	for (uint32_t k = 0; k < st->ndirs; k++) {
+		snprintf(name, sizeof(name), "d%u", k);
+		/* A descriptor of its own: closedir() closes it. */
+		fd = openat(st->rootfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return meta_fail(err, errlen, -errno, "opening", name);
+		d = fdopendir(fd);
+		if (!d) {
+			close(fd);
+			return meta_fail(err, errlen, -errno, "reading", name);
+		}
+		errno = 0;
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (meta_parse(st, de->d_name, &i) || n == st->nfiles) {
+				closedir(d);
+				return meta_fail(err, errlen, -EEXIST, "unexpected file",
+						 de->d_name);
+			}
+			st->order[n++] = i;
+		}
+		if (errno) {
+			closedir(d);
+			return meta_fail(err, errlen, -errno, "reading", name);
+		}
+		closedir(d);
+	}
+	if (n != st->nfiles) {
+		snprintf(err, errlen, "%s: found %u of the %u files just made", st->root, n,
+			 st->nfiles);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode, char *err,
 		     size_t errlen)
 {
@@ -196,6 +312,8 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	for (uint32_t k = 0; k < st->ndirs; k++)
 		st->dirfd[k] = -1;
 	wl_rng_seed(&st->rng, job->seed ^ (0x3c6ef372fe94f82bull * (job->job + 1)));
+	st->name_seed = wl_rng_next(&st->rng);
+	st->rand_first = job->pattern == WL_RAND;
 	wl_fill_random(st->data, st->datalen, &st->rng);
 	st->seq = (uint64_t)job->job << 48;
 	for (uint32_t i = 0; i < st->nfiles; i++)
@@ -229,23 +347,26 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 
 	if (mode != META_CREATE) {
 		/* The files the test stats or deletes, made before the clock
-		 * starts, in name order; then on disk, as bonnie++'s would be
+		 * starts, in number order; then on disk, as bonnie++'s would be
 		 * after its create phase. */
 		for (uint32_t i = 0; i < st->nfiles; i++) {
 			ret = meta_make(st, i, false, &bytes);
 			if (ret) {
 				st->made = i + 1;	/* the i-th may exist, half written */
-				meta_name(i, name);
+				meta_name(st, i, name);
 				return meta_fail(err, errlen, ret, "creating file", name);
 			}
 		}
 		st->all_made = true;
 		if (syncfs(st->rootfd))
 			return meta_fail(err, errlen, -errno, "syncing", st->root);
+		/* The order, outside the timed ops: the directories' own, or
+		 * a seeded shuffle. */
+		if (job->pattern == WL_RAND)
+			wl_permute(st->order, st->nfiles, &st->rng);
+		else
+			return meta_readdir_order(st, err, errlen);
 	}
-	/* The random order: a seeded shuffle, outside the timed ops. */
-	if (job->pattern == WL_RAND)
-		wl_permute(st->order, st->nfiles, &st->rng);
 	return 0;
 }
 
@@ -281,19 +402,39 @@ static int64_t meta_create_op(void *arg)
 	return ret ? ret : (int64_t)bytes;
 }
 
-/* Endlessly, in the test's order. */
+/* Read file i's data, as bonnie++'s stat test does when files have any. */
+static int64_t meta_read(struct meta_state *st, int dir, const char *name)
+{
+	int64_t total = 0;
+	ssize_t n;
+	int fd = raw_openat(dir, name, O_RDONLY | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = raw_read(fd, st->data, st->datalen)) > 0)
+		total += n;
+	if (n < 0)
+		total = -errno;
+	raw_close(fd);
+	return total;
+}
+
+/* Endlessly, in the test's order: stat, and read the data if any. */
 static int64_t meta_stat_op(void *arg)
 {
 	struct meta_state *st = arg;
 	char name[NAME_LEN + 1];
 	struct stat sb;
 	uint32_t i = st->order[st->pos];
+	int dir = meta_dir(st, i);
 
 	if (++st->pos == st->nfiles)
 		st->pos = 0;
-	meta_name(i, name);
-	if (fstatat(meta_dir(st, i), name, &sb, AT_SYMLINK_NOFOLLOW))
+	meta_name(st, i, name);
+	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW))
 		return -errno;
+	if (st->max_size && sb.st_size)
+		return meta_read(st, dir, name);
 	return 0;
 }
 
@@ -306,7 +447,7 @@ static int64_t meta_delete_op(void *arg)
 	if (st->pos >= st->nfiles)
 		return WL_OP_DONE;
 	i = st->order[st->pos++];
-	meta_name(i, name);
+	meta_name(st, i, name);
 	if (unlinkat(meta_dir(st, i), name, 0))
 		return -errno;
 	return 0;

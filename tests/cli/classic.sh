@@ -18,7 +18,7 @@ at_exit "rm -rf -- '$out'"
 all=char-write,char-read,rewrite,meta-create,meta-stat,meta-delete,meta-create-rand
 all=$all,meta-stat-rand,meta-delete-rand,seeks,buffered-read,cached-read
 
-# check_json FILE NFILES ENGINE-OF-CHAR: every test ran, with sane numbers
+# check_json FILE NFILES ENGINE-OF-CHAR TESTS [MAX-FILE-SIZE]: every test ran, with sane numbers
 check_json()
 {
 	python3 - "$@" <<'PY' || fail "$1: not sane"
@@ -26,6 +26,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 nfiles, charengine = int(sys.argv[2]), sys.argv[3]
 want = sys.argv[4].split(",")
+maxsize = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 got = [t["workload"] for t in d["tests"]]
 assert got == want, (got, want)
 for t in d["tests"]:
@@ -37,8 +38,12 @@ for t in d["tests"]:
     if w.startswith("meta-create") or w.startswith("meta-delete"):
         # finite: every file once, and not one more
         assert t["ops"] <= nfiles, (w, t["ops"], nfiles)
-    if w.startswith("meta-") and not w.startswith("meta-create"):
+    if w.startswith("meta-delete"):
         assert t["bytes"] == 0, w
+    if w.startswith("meta-stat"):
+        # bonnie++'s stat test reads the data of files that have any
+        assert t["bytes"] <= t["ops"] * maxsize, (w, t["bytes"])
+        assert (t["bytes"] > 0) == (maxsize > 0), (w, t["bytes"])
     if w.startswith("char-"):
         assert t["engine"] == charengine, (w, t["engine"])
         assert t["bytes"] == t["ops"] * (64 if charengine == "syscall" else 1024), w
@@ -76,7 +81,7 @@ PY
 # shellcheck disable=SC2086
 "$DISKBENCH" --test meta-stat,meta-stat-rand $nparams --runtime 100ms --ramp 0 \
 	--json "$out/stat.json" "$dir" 2>"$out/stat.err" || fail "stat: exit $?: $(cat "$out/stat.err")"
-check_json "$out/stat.json" 300 stdio meta-stat,meta-stat-rand
+check_json "$out/stat.json" 300 stdio meta-stat,meta-stat-rand 4096
 [ -z "$(ls -A "$dir")" ] || fail "meta left behind: $(ls -A "$dir")"
 echo "file tests with -n parameters: ok"
 
