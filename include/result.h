@@ -27,6 +27,8 @@ struct test_result {
 	const char *engine;	/* static string: the engine that ran */
 	uint32_t bs, qd, jobs;
 	bool direct;		/* O_DIRECT in effect */
+	bool drop_behind;	/* buffered, run as if the file were larger than RAM
+				 * (runner.h: drop-behind) */
 	bool random;		/* random offsets */
 	bool is_write;
 

@@ -66,6 +66,19 @@ struct test_spec {
  * times every call; out->engine, bs and direct come from ops->describe(), qd is
  * 1, bytes are what the ops returned. A finite workload skips the ramp, and
  * a job whose op returns WL_OP_DONE ends its measured phase there.
+ *
+ * Drop-behind: a buffered test (not direct, and not a workload that
+ * measures the cache itself, wl->cache_ok) is run as if its file were larger
+ * than RAM, which is how bonnie++ keeps the page cache out of its numbers
+ * (a file of 2 x RAM). Pages a job has read are dropped
+ * (POSIX_FADV_DONTNEED) once done with, so a wrapped sequential pass or a
+ * random re-visit reads from the device again, readahead still working
+ * ahead of the reader; written ranges are written back while the job goes
+ * on and dropped once on the device (write-behind: at most two ranges of
+ * 4 MiB or two requests dirty), so each byte written reaches the device
+ * once; and what is still dirty when the window closes at the runtime is
+ * written back inside the window (fdatasync, or ops->flush). The device
+ * counters' end sample waits for that. out->drop_behind says it was done.
  */
 int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
 	       struct test_result *out, char *err, size_t errlen);

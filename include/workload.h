@@ -46,6 +46,8 @@ struct wl_job {
 	uint64_t min_size, max_size; /* meta-*: file sizes, uniform in [min, max] */
 	uint32_t ndirs;		/* meta-*: directories the files are spread over */
 	bool fsync;		/* meta-create: fsync each file before close */
+	bool drop_behind;	/* buffered: drop what was read when a pass wraps
+				 * (see runner.h, "drop-behind") */
 };
 
 /* How a WL_OPS job describes itself in the result. */
@@ -62,6 +64,12 @@ struct wl_ops {
 	int (*init)(void **state, const struct wl_job *job, char *err, size_t errlen);
 	/* ONE timed operation: bytes moved (>= 0), -errno, or WL_OP_DONE. */
 	int64_t (*op)(void *state);
+	/* Optional: write back what the job wrote through the page cache.
+	 * The runner calls it inside the measured window when the window
+	 * closes at the runtime, on a drop-behind run, so that the rate
+	 * includes the write-back (bonnie++'s file larger than RAM forces
+	 * it during the test). 0 or -errno. */
+	int (*flush)(void *state);
 	/* Frees the state and removes everything init and op created. Safe
 	 * after a failed init (state NULL or partly built). */
 	void (*cleanup)(void *state);
@@ -80,6 +88,8 @@ struct workload {
 				 * measured phase sees all of it */
 	bool own_files;		/* makes its own files in the scratch directory and
 				 * never touches the laid-out data file */
+	bool cache_ok;		/* measures the page cache itself (hdparm -T): its
+				 * buffered reads are not dropped behind */
 	/* WL_BLOCK: percentage of requests that are writes, each drawn from
 	 * the job's seeded RNG (0: every request goes in dir). */
 	unsigned write_pct;

@@ -43,6 +43,10 @@ struct worker {
 	struct wl_offsets gen;
 	struct wl_rng dir_rng;		/* write_pct draws */
 	uint64_t write_seq;
+	bool drop_behind;		/* see runner.h */
+	uint64_t drop_off, drop_len;	/* read range waiting to be dropped */
+	uint64_t dirty_off, dirty_len;	/* written range, write-back not started */
+	uint64_t wb_off, wb_len;	/* written range, write-back started */
 
 	struct wl_job job;		/* WL_OPS */
 	void *ops_state;
@@ -170,6 +174,7 @@ static int worker_setup_ops(struct worker *w)
 	j->max_size = s->file_max;
 	j->ndirs = s->ndirs ? s->ndirs : WL_DEFAULT_NDIRS;
 	j->fsync = s->fsync;
+	j->drop_behind = w->drop_behind;
 	w->ops_ready = true;
 	ret = s->wl->ops->init(&w->ops_state, j, w->errmsg, sizeof(w->errmsg));
 	if (ret) {
@@ -278,7 +283,7 @@ static void window_close(struct worker *w, bool measuring)
 {
 	uint64_t u, sy;
 
-	w->t_end = clock_ns();
+	__atomic_store_n(&w->t_end, clock_ns(), __ATOMIC_RELEASE);
 	if (!measuring) {
 		w->t_start = w->t_end;
 		w->cpu_user_ns = w->cpu_sys_ns = 0;
@@ -295,6 +300,98 @@ static void note_error(struct worker *w, const struct io_req *r)
 		w->first_errno = r->result < 0 ? (int)-r->result : EIO;
 		w->first_error_offset = r->offset;
 	}
+}
+
+/* Is spec a drop-behind test (runner.h)? Buffered, not about the cache,
+ * and with reads to drop or writes to flush: the file tests (own files, no
+ * flush) are neither. */
+static bool spec_drop_behind(const struct test_spec *s)
+{
+	if (s->direct || s->wl->cache_ok)
+		return false;
+	if (s->wl->kind == WL_BLOCK)
+		return !(s->engine->flags & ENGINE_F_NO_IO);
+	return !s->wl->own_files || s->wl->ops->flush;
+}
+
+/* Data is dropped in runs of at least this much: one fadvise per 4 MiB of
+ * a sequential pass, one per request when they are random. */
+#define DROP_BATCH (4u << 20)
+
+/* Drop the pending read range from the page cache (drop-behind). */
+static void drop_flush(struct worker *w)
+{
+	if (w->drop_len)
+		posix_fadvise(w->ctx.fd, (off_t)w->drop_off, (off_t)w->drop_len,
+			      POSIX_FADV_DONTNEED);
+	w->drop_len = 0;
+}
+
+/* A read completed: add it to the pending range, or drop that and start
+ * a new one. Runs between reaps, outside every request's latency, but
+ * inside the window: it costs what reclaim would cost with a big file. */
+static void drop_read(struct worker *w, const struct io_req *r)
+{
+	if (w->drop_len && r->offset == w->drop_off + w->drop_len) {
+		w->drop_len += r->len;
+		if (w->drop_len >= DROP_BATCH)
+			drop_flush(w);
+		return;
+	}
+	drop_flush(w);
+	w->drop_off = r->offset;
+	w->drop_len = r->len;
+}
+
+/*
+ * Write-behind, for a file larger than RAM, where dirty pages are written
+ * back while the writer goes on and each written byte reaches the device
+ * once: the pending dirty range, once DROP_BATCH long (or broken by a
+ * non-contiguous write), gets its write-back started; the range started
+ * before it is waited for and dropped. At most two ranges are dirty.
+ */
+static void behind_wait(struct worker *w)
+{
+	if (!w->wb_len)
+		return;
+	if (sync_file_range(w->ctx.fd, (off64_t)w->wb_off, (off64_t)w->wb_len,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			    SYNC_FILE_RANGE_WAIT_AFTER) == 0)
+		posix_fadvise(w->ctx.fd, (off_t)w->wb_off, (off_t)w->wb_len,
+			      POSIX_FADV_DONTNEED);
+	w->wb_len = 0;
+}
+
+static void behind_start(struct worker *w)
+{
+	behind_wait(w);
+	if (!w->dirty_len)
+		return;
+	sync_file_range(w->ctx.fd, (off64_t)w->dirty_off, (off64_t)w->dirty_len,
+			SYNC_FILE_RANGE_WRITE);
+	w->wb_off = w->dirty_off;
+	w->wb_len = w->dirty_len;
+	w->dirty_len = 0;
+}
+
+static void drop_write(struct worker *w, const struct io_req *r)
+{
+	if (w->dirty_len && r->offset == w->dirty_off + w->dirty_len) {
+		w->dirty_len += r->len;
+		if (w->dirty_len >= DROP_BATCH)
+			behind_start(w);
+		return;
+	}
+	behind_start(w);
+	w->dirty_off = r->offset;
+	w->dirty_len = r->len;
+}
+
+/* Write back what this job wrote through the cache, inside the window. */
+static void flush_writes(struct worker *w)
+{
+	if (fdatasync(w->ctx.fd) && errno != EINVAL && !w->errors++)
+		w->first_errno = errno;
 }
 
 /*
@@ -395,6 +492,12 @@ static void worker_loop(struct worker *w)
 				stopping = true;
 				continue;
 			}
+			if (w->drop_behind) {
+				if (r->dir == IO_READ)
+					drop_read(w, r);
+				else
+					drop_write(w, r);
+			}
 			if (measuring && !w->t_end) {
 				hist_add(w->lat, now - r->start_ns);
 				/* Relaxed store: a plain add on x86, yet the
@@ -405,7 +508,11 @@ static void worker_loop(struct worker *w)
 		if (measuring && !w->t_end && (now >= end || (s->stop && *s->stop))) {
 			uint64_t u, sy;
 
-			w->t_end = now;
+			if (w->drop_behind && wl_writes(s->wl) && !(s->stop && *s->stop)) {
+				flush_writes(w);
+				now = clock_ns();
+			}
+			__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 			thread_cpu(&u, &sy);
 			w->cpu_user_ns = u - w->cpu_user_ns;
 			w->cpu_sys_ns = sy - w->cpu_sys_ns;
@@ -464,7 +571,13 @@ static void worker_loop_ops(struct worker *w)
 			if (t2 >= end) {
 				uint64_t u, sy;
 
-				w->t_end = t2;
+				if (w->drop_behind && s->wl->ops->flush) {
+					res = s->wl->ops->flush(state);
+					if (res < 0 && !w->errors++)
+						w->first_errno = (int)-res;
+					t2 = clock_ns();
+				}
+				__atomic_store_n(&w->t_end, t2, __ATOMIC_RELEASE);
 				thread_cpu(&u, &sy);
 				w->cpu_user_ns = u - w->cpu_user_ns;
 				w->cpu_sys_ns = sy - w->cpu_sys_ns;
@@ -578,6 +691,25 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 	}
 }
 
+/* Drop-behind writers flush inside their windows, after the runtime: the
+ * device counters' end sample waits for every window to close (or for the
+ * workers to end, or a stop). */
+static void wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
+			 const unsigned *finished)
+{
+	for (;;) {
+		unsigned open = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			if (!__atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE))
+				open++;
+		if (!open || (spec->stop && *spec->stop) ||
+		    __atomic_load_n(finished, __ATOMIC_ACQUIRE) == n)
+			return;
+		sleep_until(clock_ns() + 1000000u);
+	}
+}
+
 int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
 	       struct test_result *out, char *err, size_t errlen)
 {
@@ -618,6 +750,7 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 		out->ndirs = spec->ndirs ? spec->ndirs : WL_DEFAULT_NDIRS;
 	}
 	out->direct = spec->direct;
+	out->drop_behind = spec_drop_behind(spec);
 	out->random = spec->wl->pattern == WL_RAND;
 	out->is_write = spec->wl->dir == IO_WRITE;
 	out->ramp_ns = ramp;
@@ -633,6 +766,7 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 		ws[i].t0 = &t0;
 		ws[i].finished = &finished;
 		ws[i].ctx.fd = -1;
+		ws[i].drop_behind = out->drop_behind;
 		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) {
 			ret = -EAGAIN;
 			snprintf(err, errlen, "cannot start worker thread %u", i);
@@ -665,6 +799,8 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp);
 			target_dev_counters(ti, &c0);
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
+			if (out->drop_behind && wl_writes(spec->wl))
+				wait_windows(spec, ws, n, &finished);
 			target_dev_counters(ti, &c1);
 		}
 	}

@@ -449,7 +449,11 @@ static void text_notes(struct tw *w, const struct test_result *t)
 {
 	char a[32], b[32];
 
-	if (!t->direct)
+	if (t->drop_behind)
+		tw_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: pages "
+			"dropped behind its reads, its writes flushed inside the window",
+			FLD(t->name));
+	else if (!t->direct)
 		tw_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
 	if (t->cached)
 		tw_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read from "

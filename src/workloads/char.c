@@ -25,6 +25,7 @@ struct char_state {
 	int fd;			/* syscall mode, or under f */
 	bool syscall;
 	bool writing;
+	bool drop_behind;	/* wl_job.drop_behind */
 	uint64_t base, len;	/* this job's region of the file */
 	uint64_t pos;		/* bytes from base */
 	uint64_t seq;
@@ -109,6 +110,7 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	st->fd = -1;
 	st->writing = writing;
 	st->syscall = job->char_mode == WL_CHAR_SYSCALL;
+	st->drop_behind = job->drop_behind;
 	*state = st;
 
 	/* Each job works on its own share of the working set. */
@@ -170,10 +172,13 @@ static int char_read_init(void **state, const struct wl_job *job, char *err, siz
 	return char_init(state, job, false, err, errlen);
 }
 
-/* Back to the start of the region: writes overwrite, reads re-read. */
+/* Back to the start of the region: writes overwrite, reads re-read (on a
+ * drop-behind run from the device again, as from a file larger than RAM). */
 static int char_rewind(struct char_state *st)
 {
 	st->pos = 0;
+	if (st->drop_behind && !st->writing)
+		posix_fadvise(st->fd, (off_t)st->base, (off_t)st->len, POSIX_FADV_DONTNEED);
 	if (st->f)
 		return fseeko(st->f, (off_t)st->base, SEEK_SET) ? -errno : 0;
 	return lseek(st->fd, (off_t)st->base, SEEK_SET) < 0 ? -errno : 0;
@@ -272,9 +277,20 @@ static int64_t char_read_op(void *arg)
 	return n;
 }
 
+/* Drop-behind: what the window wrote goes to the device inside it. */
+static int char_flush(void *arg)
+{
+	struct char_state *st = arg;
+
+	if (st->f && fflush(st->f))
+		return errno ? -errno : -EIO;
+	return fdatasync(st->fd) ? -errno : 0;
+}
+
 const struct wl_ops wl_char_write_ops = {
 	.init = char_write_init,
 	.op = char_write_op,
+	.flush = char_flush,
 	.cleanup = char_cleanup,
 	.describe = char_describe,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",

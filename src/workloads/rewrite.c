@@ -18,6 +18,9 @@ struct rewrite_state {
 	uint32_t bs;
 	struct wl_offsets gen;
 	uint64_t seq;
+	uint64_t base;		/* the slice's first chunk: a pass wraps there */
+	bool started;
+	bool drop_behind;	/* wl_job.drop_behind */
 };
 
 static void rewrite_describe(const struct wl_job *job, struct wl_desc *d)
@@ -62,7 +65,9 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 	}
 	/* Like the sequential block tests: each job walks its own slice. */
 	slice = job->size / jobs / st->bs * st->bs;
-	ret = wl_offsets_init(&st->gen, WL_SEQ, slice * job->job, slice, st->bs, job->seed);
+	st->base = slice * job->job;
+	st->drop_behind = job->drop_behind;
+	ret = wl_offsets_init(&st->gen, WL_SEQ, st->base, slice, st->bs, job->seed);
 	if (ret) {
 		snprintf(err, errlen, "working set smaller than one chunk per job");
 		return ret;
@@ -91,6 +96,16 @@ static int64_t rewrite_op(void *arg)
 	uint64_t off = wl_offsets_next(&st->gen);
 	ssize_t n;
 
+	/* Drop-behind: a new pass starts on a file larger than RAM, i.e.
+	 * with the last pass written back and out of the cache. The op that
+	 * wraps pays for it, as reclaim would make some op pay. */
+	if (st->drop_behind && off == st->base && st->started) {
+		if (fdatasync(st->fd))
+			return -errno;
+		posix_fadvise(st->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	st->started = true;
+
 	n = raw_pread(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
@@ -102,9 +117,18 @@ static int64_t rewrite_op(void *arg)
 	return st->bs;
 }
 
+/* Drop-behind: what the window wrote goes to the device inside it. */
+static int rewrite_flush(void *arg)
+{
+	struct rewrite_state *st = arg;
+
+	return fdatasync(st->fd) ? -errno : 0;
+}
+
 const struct wl_ops wl_rewrite_ops = {
 	.init = rewrite_init,
 	.op = rewrite_op,
+	.flush = rewrite_flush,
 	.cleanup = rewrite_cleanup,
 	.describe = rewrite_describe,
 	.unit = "chunk read, dirtied and written back (bytes count it once)",

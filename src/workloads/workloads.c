@@ -171,6 +171,7 @@ static const struct workload workloads[] = {
 		.dir = IO_READ,
 		.pattern = WL_SEQ,
 		.force_direct = 0,
+		.cache_ok = true,
 		.fixed_size = 2u << 20,
 	},
 };
