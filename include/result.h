@@ -19,6 +19,29 @@ struct lat_summary {
 	uint64_t pct[RESULT_NPCT]; /* ns, matching result_pcts */
 };
 
+/* One run (one pass) of a test under --repeat: its own figures, kept so a
+ * report can show every run (repeat.h fills these). */
+struct test_run {
+	uint64_t runtime_ns, ops, bytes;
+	double iops, bytes_per_sec;
+	uint64_t lat_p50_ns, lat_p99_ns;
+	double cpu_user_pct, cpu_sys_pct, usec_per_op;
+	bool dev_valid;
+	uint64_t dev_read_bytes, dev_write_bytes;
+	uint64_t errors;
+};
+
+/* The spread of one metric over a test's runs. stdev is the sample standard
+ * deviation (n - 1); cv = stdev / mean; both 0 with one run (or mean 0). */
+struct run_stat {
+	double median, mean, stdev, cv;
+};
+
+/* Over a test's runs: the metrics whose spread a report shows. */
+struct repeat_summary {
+	struct run_stat iops, bytes_per_sec, lat_p50_ns, lat_p99_ns, usec_per_op;
+};
+
 /* One measured test (one workload x bs x qd x jobs). Filled by the runner
  * and result_finish(); reporters only read it. */
 struct test_result {
@@ -55,6 +78,14 @@ struct test_result {
 	uint64_t errors;	/* failed or short ops */
 	int first_errno;	/* positive errno of the first error, 0 if none */
 	uint64_t first_error_offset;
+
+	/* Every run of the test in pass order (repeat.h): one per --repeat
+	 * pass, so one for a plain run; 0 for a result built by hand. With
+	 * nruns > 1 the figures above are over all runs (see repeat_finish).
+	 * Owned (result_free). summary is valid when nruns > 0. */
+	struct test_run *runs;
+	unsigned nruns;
+	struct repeat_summary summary;
 };
 
 /* A key/value pair echoed into every report: every setting that shaped it. */
@@ -108,7 +139,7 @@ struct run_result {
 /* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
 void result_finish(struct test_result *t);
 
-/* Append a test (copied; the struct's lat pointer is taken over). Returns
+/* Append a test (copied; the struct's lat and runs pointers are taken over). Returns
  * 0 or -ENOMEM. */
 int result_add_test(struct run_result *r, const struct test_result *t);
 

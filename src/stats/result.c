@@ -106,8 +106,10 @@ void result_free(struct run_result *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->ntests; i++)
+	for (i = 0; i < r->ntests; i++) {
 		free(r->tests[i].lat);
+		free(r->tests[i].runs);
+	}
 	free(r->tests);
 	r->tests = NULL;
 	r->ntests = 0;

@@ -1,0 +1,147 @@
+/* repeat.c - a test's runs under --repeat: merging them and their spread. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repeat.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void repeat_stat(double *x, unsigned n, struct run_stat *out)
+{
+	double sum = 0, dev = 0;
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	qsort(x, n, sizeof(*x), cmp_double);
+	out->median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	out->mean = sum / n;
+	if (n < 2)
+		return;
+	/* Two passes: the textbook one-pass formula cancels badly when the
+	 * runs are close, which is exactly when they are good. */
+	for (i = 0; i < n; i++)
+		dev += (x[i] - out->mean) * (x[i] - out->mean);
+	out->stdev = sqrt(dev / (n - 1));
+	out->cv = out->mean != 0 ? out->stdev / out->mean : 0;
+}
+
+static uint64_t pct_of(const struct test_result *t, const char *key)
+{
+	for (unsigned i = 0; i < RESULT_NPCT; i++)
+		if (!strcmp(result_pct_keys[i], key))
+			return t->lat_sum.pct[i];
+	return 0;
+}
+
+static void run_of(const struct test_result *t, struct test_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->runtime_ns = t->runtime_ns;
+	run->ops = t->ops;
+	run->bytes = t->bytes;
+	run->iops = t->iops;
+	run->bytes_per_sec = t->bytes_per_sec;
+	run->lat_p50_ns = pct_of(t, "50");
+	run->lat_p99_ns = pct_of(t, "99");
+	run->cpu_user_pct = t->cpu_user_pct;
+	run->cpu_sys_pct = t->cpu_sys_pct;
+	run->usec_per_op = t->usec_per_op;
+	run->dev_valid = t->dev_valid;
+	run->dev_read_bytes = t->dev_read_bytes;
+	run->dev_write_bytes = t->dev_write_bytes;
+	run->errors = t->errors;
+}
+
+int repeat_add(struct test_result *acc, struct test_result *run)
+{
+	struct test_run *runs;
+	unsigned n = acc->nruns;
+
+	if (n >= REPEAT_MAX)
+		return -ENOSPC;
+	runs = realloc(acc->runs, ((size_t)n + 1) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	acc->runs = runs;
+	run_of(run, &runs[n]);
+
+	if (!n) {
+		*acc = *run;
+		acc->runs = runs;
+	} else {
+		if (acc->lat && run->lat) {
+			hist_merge(acc->lat, run->lat);
+			free(run->lat);
+		} else if (run->lat) {
+			acc->lat = run->lat;
+		}
+		acc->runtime_ns += run->runtime_ns;
+		acc->ops += run->ops;
+		acc->bytes += run->bytes;
+		acc->dev_valid = acc->dev_valid && run->dev_valid;
+		acc->dev_read_bytes += run->dev_read_bytes;
+		acc->dev_write_bytes += run->dev_write_bytes;
+		if (run->errors && !acc->errors) {
+			acc->first_errno = run->first_errno;
+			acc->first_error_offset = run->first_error_offset;
+		}
+		acc->errors += run->errors;
+	}
+	run->lat = NULL;
+	acc->nruns = n + 1;
+	return 0;
+}
+
+void repeat_finish(struct test_result *acc)
+{
+	double x[REPEAT_MAX], user_ns = 0, sys_ns = 0;
+	struct repeat_summary *s = &acc->summary;
+	unsigned n = acc->nruns, i;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return;
+#define STAT(field, out)					\
+	do {							\
+		for (i = 0; i < n; i++)				\
+			x[i] = (double)acc->runs[i].field;	\
+		repeat_stat(x, n, &s->out);			\
+	} while (0)
+	STAT(iops, iops);
+	STAT(bytes_per_sec, bytes_per_sec);
+	STAT(lat_p50_ns, lat_p50_ns);
+	STAT(lat_p99_ns, lat_p99_ns);
+	STAT(usec_per_op, usec_per_op);
+#undef STAT
+	if (n == 1)
+		return;
+
+	result_finish(acc);
+	/* A run's CPU percent is its CPU time over its window: recover the
+	 * time, add it up, and divide by the summed windows and ops. */
+	for (i = 0; i < n; i++) {
+		user_ns += acc->runs[i].cpu_user_pct / 100 * (double)acc->runs[i].runtime_ns;
+		sys_ns += acc->runs[i].cpu_sys_pct / 100 * (double)acc->runs[i].runtime_ns;
+	}
+	acc->cpu_user_pct = acc->runtime_ns ? 100 * user_ns / (double)acc->runtime_ns : 0;
+	acc->cpu_sys_pct = acc->runtime_ns ? 100 * sys_ns / (double)acc->runtime_ns : 0;
+	acc->usec_per_op = acc->ops ? (user_ns + sys_ns) / 1000 / (double)acc->ops : 0;
+	acc->iops = s->iops.median;
+	acc->bytes_per_sec = s->bytes_per_sec.median;
+}
+
+bool repeat_unreliable(const struct test_result *acc)
+{
+	return acc->nruns > 1 && acc->summary.iops.cv > REPEAT_CV_WARN;
+}
