@@ -27,6 +27,7 @@ struct settings {
 	uint64_t jobs;		/* worker threads per test */
 	uint64_t runtime_ns;	/* measured phase per test */
 	uint64_t ramp_ns;	/* warm-up per test, not measured */
+	uint64_t repeat;	/* passes over the whole plan (1 .. REPEAT_MAX) */
 	uint64_t size;		/* working set, bytes; 0 = default for the target */
 	uint64_t seed;
 	int direct;		/* 1 O_DIRECT (default), 0 buffered */
@@ -64,8 +65,8 @@ enum opts_where {
 	OPTS_GROUP,	/* a profile's test group: per-test keys only */
 };
 
-/* Defaults: engine auto, jobs 1, runtime 5s, ramp 1s, seed 42, direct,
- * max-fill 90. */
+/* Defaults: engine auto, jobs 1, runtime 5s, ramp 1s, repeat 1, seed 42,
+ * direct, max-fill 90. */
 void opts_defaults(struct settings *s);
 
 /*

@@ -19,6 +19,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "profile.h"
+#include "repeat.h"
 #include "report.h"
 #include "runner.h"
 #include "safety.h"
@@ -184,8 +185,7 @@ static void drop_cache(const char *path, enum target_kind kind, struct run_resul
 
 /* Live progress on a terminal: one line, rewritten in place. */
 struct progress_state {
-	const char *name;
-	unsigned idx, total;
+	char head[128];		/* "[2/6] seq-read 1m qd8", with " pass 2/5" under --repeat */
 	uint64_t last_ns, last_ops, last_bytes;
 };
 
@@ -197,12 +197,12 @@ static void show_progress(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uin
 	char iops[32];
 
 	if (!ops) {
-		fprintf(stderr, "\r\033[K[%u/%u] %s  %.1fs / %.1fs  ramp", p->idx, p->total,
-			p->name, (double)elapsed_ns / 1e9, (double)total_ns / 1e9);
+		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  ramp", p->head,
+			(double)elapsed_ns / 1e9, (double)total_ns / 1e9);
 	} else if (dt > 0) {
 		report_fmt_count((double)(ops - p->last_ops) / dt, iops, sizeof(iops));
-		fprintf(stderr, "\r\033[K[%u/%u] %s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->idx,
-			p->total, p->name, (double)elapsed_ns / 1e9, (double)total_ns / 1e9, iops,
+		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->head,
+			(double)elapsed_ns / 1e9, (double)total_ns / 1e9, iops,
 			(double)(bytes - p->last_bytes) / dt / 1e6);
 	}
 	p->last_ns = elapsed_ns;
@@ -293,7 +293,7 @@ int cmd_run(int argc, char **argv)
 	uint64_t size = 0;
 	size_t npos;
 	int direct, ret, status = EXIT_OK, claim = -1;
-	unsigned done = 0;
+	unsigned done = 0, pass = 0, npass;
 
 	opts_defaults(&cli);
 	if (opts_parse(&cli, argc, argv, pos, 1, &npos, err, sizeof(err))) {
@@ -473,67 +473,123 @@ int cmd_run(int argc, char **argv)
 	result_add_setting(&r, "engine_resolved", "%s", e->name);
 
 	progress = isatty(STDERR_FILENO) && !s.quiet;
+	npass = (unsigned)s.repeat;
 	catch_sigint();
-	for (unsigned i = 0; i < plan.n && !interrupted; i++) {
-		struct test_spec *t = &plan.specs[i];
-		struct test_result tr;
-		struct progress_state ps = { 0 };
-		char name[64];
+	/*
+	 * --repeat N runs the whole plan N times, pass after pass, so that slow
+	 * drift of a shared machine spreads over every test instead of hitting
+	 * one test's runs. Pass 1 adds the tests to r in plan order; later
+	 * passes add a run to each (r.tests[i] is plan.specs[i] then).
+	 */
+	for (pass = 0; pass < npass && !interrupted && status == EXIT_OK; pass++) {
+		done = 0;
+		for (unsigned i = 0; i < plan.n && !interrupted; i++) {
+			struct test_spec *t = &plan.specs[i];
+			struct test_result tr, acc;
+			struct progress_state ps = { 0 };
+			char name[64];
 
-		plan_spec_name(t, direct, name, sizeof(name));
-		if (progress) {
-			ps.name = name;
-			ps.idx = i + 1;
-			ps.total = plan.n;
-			t->progress = show_progress;
-			t->progress_arg = &ps;
-			fprintf(stderr, "\r\033[K[%u/%u] %s", i + 1, plan.n, name);
+			plan_spec_name(t, direct, name, sizeof(name));
+			if (progress) {
+				if (npass > 1)
+					snprintf(ps.head, sizeof(ps.head), "[%u/%u] pass %u/%u %s",
+						 i + 1, plan.n, pass + 1, npass, name);
+				else
+					snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s", i + 1,
+						 plan.n, name);
+				t->progress = show_progress;
+				t->progress_arg = &ps;
+				fprintf(stderr, "\r\033[K%s", ps.head);
+			}
+			if (s.drop_caches) {
+				ret = drop_all_caches();
+				if (ret)
+					result_add_warning(&r, "--drop-caches: %s", strerror(-ret));
+			} else if (!t->direct && !(e->flags & ENGINE_F_NO_IO)) {
+				drop_cache(path, ti.kind, &r);
+			}
+			t->stop = &interrupted;
+			ret = runner_run(t, path, &ti, &tr, err, sizeof(err));
+			if (ret) {
+				if (progress)
+					fputc('\n', stderr);
+				cli_error("%s: %s", name, err);
+				status = EXIT_RUNTIME;
+				break;
+			}
+			snprintf(tr.name, sizeof(tr.name), "%s", name);
+			result_finish(&tr);
+			/*
+			 * Ctrl-C cut this run short. In pass 1 it is the test's
+			 * only run and is kept, as without --repeat: what was
+			 * measured is reported. In a later pass the test has
+			 * whole runs already, and a short one would only skew
+			 * their median: it is dropped. Every run that completed
+			 * is kept, also those of a pass that did not finish.
+			 */
+			if (pass && interrupted) {
+				free(tr.lat);
+				break;
+			}
+			if (!pass) {
+				memset(&acc, 0, sizeof(acc));
+				ret = repeat_add(&acc, &tr);
+				if (!ret && result_add_test(&r, &acc)) {
+					free(acc.lat);
+					free(acc.runs);
+					ret = -ENOMEM;
+				}
+			} else {
+				ret = repeat_add(&r.tests[i], &tr);
+			}
+			if (ret) {
+				free(tr.lat);
+				cli_error("out of memory");
+				status = EXIT_RUNTIME;
+				break;
+			}
+			done++;
 		}
-		if (s.drop_caches) {
-			ret = drop_all_caches();
-			if (ret)
-				result_add_warning(&r, "--drop-caches: %s", strerror(-ret));
-		} else if (!t->direct && !(e->flags & ENGINE_F_NO_IO)) {
-			drop_cache(path, ti.kind, &r);
-		}
-		t->stop = &interrupted;
-		ret = runner_run(t, path, &ti, &tr, err, sizeof(err));
-		if (ret) {
-			if (progress)
-				fputc('\n', stderr);
-			cli_error("%s: %s", name, err);
-			status = EXIT_RUNTIME;
-			break;
-		}
-		snprintf(tr.name, sizeof(tr.name), "%s", name);
-		result_finish(&tr);
-		if (tr.errors) {
+	}
+	/* Each test over its runs: the medians, the sums, the spread. */
+	for (unsigned i = 0; i < r.ntests; i++) {
+		struct test_result *tr = &r.tests[i];
+
+		repeat_finish(tr);
+		if (tr->errors) {
 			failed = true;
 			result_add_warning(&r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
-					   PRIu64, name, tr.errors, strerror(tr.first_errno),
-					   tr.first_error_offset);
+					   PRIu64, tr->name, tr->errors, strerror(tr->first_errno),
+					   tr->first_error_offset);
 		}
-		if (tr.cached)
+		if (tr->cached)
 			result_add_warning(&r, "%s: reads did not reach the device (page cache?)",
-					   name);
-		if (result_add_test(&r, &tr)) {
-			cli_error("out of memory");
-			status = EXIT_RUNTIME;
-			break;
-		}
-		done++;
+					   tr->name);
+		if (repeat_unreliable(tr))
+			result_add_warning(&r, "%s: runs spread widely (CV %.1f %% over %u runs): "
+					   "the median is not reliable; see the runs in --json",
+					   tr->name, 100 * tr->summary.iops.cv, tr->nruns);
 	}
-	if (done && !r.tests[0].dev_valid && !(e->flags & ENGINE_F_NO_IO))
+	if (r.ntests && !r.tests[0].dev_valid && !(e->flags & ENGINE_F_NO_IO))
 		result_add_warning(&r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti.path,
 				   ti.fs_type[0] ? ti.fs_type : "no device");
 	/* Scores: for the xbench profile against Xbench's reference, or
 	 * against the saved result given with --baseline. */
-	if (done && (s.baseline || !strcmp(prof.name, "xbench")))
+	if (r.ntests && (s.baseline || !strcmp(prof.name, "xbench")))
 		xbench_score(&r, &baseline);
 	if (interrupted && status == EXIT_OK) {
-		result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut short",
-				   done, plan.n);
+		if (npass == 1)
+			result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut "
+					   "short", done, plan.n);
+		else if (pass <= 1)
+			result_add_warning(&r, "interrupted in pass 1 of %u: %u of %u tests ran "
+					   "once, the last one cut short", npass, done, plan.n);
+		else
+			result_add_warning(&r, "interrupted in pass %u of %u: %u of %u tests ran "
+					   "in it (the run cut short is left out); each test "
+					   "reports the runs that completed", pass, npass, done,
+					   plan.n);
 		status = 128 + SIGINT;
 	}
 	if (claim >= 0)

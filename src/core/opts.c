@@ -9,6 +9,7 @@
 
 #include "opts.h"
 #include "parse.h"
+#include "repeat.h"
 
 enum opt_kind {
 	OPT_STR,	/* const char * */
@@ -67,6 +68,8 @@ static const struct opt_def opt_table[] = {
 	  "measured time per test: 500ms, 5s, 2m (default: 5s)" },
 	{ "ramp", "TIME", OPT_DURATION, F(ramp_ns), NONE, 0, 3600 * SEC, true, SC_TEST,
 	  "unmeasured warm-up per test (default: 1s)" },
+	{ "repeat", "N", OPT_COUNT, F(repeat), NONE, 1, REPEAT_MAX, true, SC_RUN,
+	  "run the whole plan N times, in passes; report the median (default: 1)" },
 	{ "size", "SIZE", OPT_SIZE, F(size), NONE, 4096, UINT64_MAX, true, SC_TEST,
 	  "working set, e.g. 1g (default: 1g in a directory, all of a device or file)" },
 	{ "seed", "N", OPT_COUNT, F(seed), NONE, 0, UINT64_MAX, true, SC_TEST,
@@ -129,6 +132,7 @@ void opts_defaults(struct settings *s)
 	s->jobs = 1;
 	s->runtime_ns = 5ull * 1000000000;
 	s->ramp_ns = 1ull * 1000000000;
+	s->repeat = 1;
 	s->seed = 42;
 	s->direct = 1;
 	s->max_fill = 90;
@@ -269,6 +273,11 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 
 		kind_hint(o->kind, &noun, &hint);
 		snprintf(err, errlen, "%s%s: invalid %s '%s'%s", pfx, o->name, noun, val, hint);
+		return ret;
+	}
+	if (ret < 0 && o->kind == OPT_COUNT && o->max != UINT64_MAX) {
+		snprintf(err, errlen, "%s%s: value out of range: '%s' (%" PRIu64 " to %" PRIu64 ")",
+			 pfx, o->name, val, o->min, o->max);
 		return ret;
 	}
 	if (ret < 0) {

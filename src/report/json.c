@@ -179,6 +179,76 @@ static void json_xbench(struct jw *w, const struct xbench_scores *x)
 	jw_close(w, '}');
 }
 
+/* A double in full: runs and their summary must agree to the last digit
+ * (a consumer recomputes one from the other). */
+static void jw_real(struct jw *w, const char *key, double v)
+{
+	char b[64];
+
+	jw_key(w, key);
+	if (isnan(v) || isinf(v)) {
+		jw_put(w, "null");
+		return;
+	}
+	snprintf(b, sizeof(b), "%.17g", v);
+	jw_put(w, b);
+}
+
+static void json_stat(struct jw *w, const char *key, const struct run_stat *st)
+{
+	jw_open(w, key, '{', true);
+	jw_real(w, "median", st->median);
+	jw_real(w, "mean", st->mean);
+	jw_real(w, "stdev", st->stdev);
+	jw_real(w, "cv", st->cv);
+	jw_close(w, '}');
+}
+
+/* "runs": every run in pass order (one without --repeat); "summary": the
+ * spread of the main figures over them ({} when there are no runs). */
+static void json_runs(struct jw *w, const struct test_result *t)
+{
+	const struct repeat_summary *s = &t->summary;
+
+	jw_open(w, "runs", '[', false);
+	for (unsigned i = 0; i < t->nruns; i++) {
+		const struct test_run *run = &t->runs[i];
+
+		jw_open(w, NULL, '{', false);
+		jw_u64(w, "runtime_ns", run->runtime_ns);
+		jw_u64(w, "ops", run->ops);
+		jw_u64(w, "bytes", run->bytes);
+		jw_real(w, "iops", run->iops);
+		jw_real(w, "bytes_per_sec", run->bytes_per_sec);
+		jw_u64(w, "lat_p50_ns", run->lat_p50_ns);
+		jw_u64(w, "lat_p99_ns", run->lat_p99_ns);
+		jw_real(w, "cpu_user_pct", run->cpu_user_pct);
+		jw_real(w, "cpu_sys_pct", run->cpu_sys_pct);
+		jw_real(w, "cpu_usec_per_op", run->usec_per_op);
+		if (run->dev_valid) {
+			jw_open(w, "device", '{', true);
+			jw_u64(w, "read_bytes", run->dev_read_bytes);
+			jw_u64(w, "write_bytes", run->dev_write_bytes);
+			jw_close(w, '}');
+		} else {
+			jw_null(w, "device");
+		}
+		jw_u64(w, "errors", run->errors);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_open(w, "summary", '{', false);
+	if (t->nruns) {
+		jw_u64(w, "runs", t->nruns);
+		json_stat(w, "iops", &s->iops);
+		json_stat(w, "bytes_per_sec", &s->bytes_per_sec);
+		json_stat(w, "lat_p50_ns", &s->lat_p50_ns);
+		json_stat(w, "lat_p99_ns", &s->lat_p99_ns);
+		json_stat(w, "cpu_usec_per_op", &s->usec_per_op);
+	}
+	jw_close(w, '}');
+}
+
 static void json_test(struct jw *w, const struct test_result *t)
 {
 	jw_open(w, NULL, '{', false);
@@ -230,10 +300,7 @@ static void json_test(struct jw *w, const struct test_result *t)
 		jw_null(w, "first_error");
 	}
 
-	jw_open(w, "runs", '[', false);		/* filled by --repeat, later */
-	jw_close(w, ']');
-	jw_open(w, "summary", '{', false);
-	jw_close(w, '}');
+	json_runs(w, t);
 	jw_close(w, '}');
 }
 
