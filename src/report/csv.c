@@ -19,6 +19,7 @@ static const char *const csv_columns[] = {
 	"lat_p99.9_ns", "lat_p99.99_ns", "lat_max_ns",
 	"cpu_user_pct", "cpu_sys_pct", "cpu_usec_per_op",
 	"device_read_bytes", "device_write_bytes", "cached", "errors",
+	"runs", "iops_cv",
 };
 #define NCOLS (sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -97,7 +98,13 @@ int report_csv(FILE *f, const struct run_result *r)
 			fprintf(f, "%" PRIu64 ",%" PRIu64, t->dev_read_bytes, t->dev_write_bytes);
 		else
 			putc(',', f);
-		fprintf(f, ",%s,%" PRIu64 "\n", t->cached ? "true" : "false", t->errors);
+		fprintf(f, ",%s,%" PRIu64 ",%u,", t->cached ? "true" : "false", t->errors,
+			t->nruns);
+		/* The spread of the runs' IOPS, stdev / mean (--repeat; 0 for one
+		 * run, empty when the result has no runs). */
+		if (t->nruns)
+			fprintf(f, "%.6f", t->summary.iops.cv);
+		putc('\n', f);
 	}
 	if (fflush(f) || ferror(f))
 		return errno ? -errno : -EIO;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "repeat.h"
 #include "report.h"
 
 #define TEXT_WIDTH 100
@@ -290,14 +291,15 @@ static void text_header(struct tw *w, const struct run_result *r)
 
 /* ---- the table ---------------------------------------------------------------- */
 
+/* C_CV, last, only when a test has several runs (--repeat). */
 enum {
 	C_NAME, C_ENGINE, C_BS, C_QD, C_JOBS, C_IOPS, C_MBS,
-	C_P50, C_P99, C_P999, C_MAX, C_CPU, NCOL
+	C_P50, C_P99, C_P999, C_MAX, C_CPU, C_CV, NCOL
 };
 
 static const char *const col_head[NCOL] = {
 	"test", "engine", "bs", "qd", "jobs", "IOPS", "MB/s",
-	"p50", "p99", "p99.9", "max", "CPU%",
+	"p50", "p99", "p99.9", "max", "CPU%", "CV%",
 };
 
 struct row {
@@ -349,20 +351,35 @@ static void text_row(const struct test_result *t, struct row *row)
 		snprintf(row->c[C_CPU], L, "-");
 	else
 		snprintf(row->c[C_CPU], L, "%.1f", cpu);
+	if (t->nruns > 1)
+		snprintf(row->c[C_CV], L, "%.1f", 100 * t->summary.iops.cv);
+	else
+		snprintf(row->c[C_CV], L, "-");
+}
+
+/* The most runs of any test: more than one shows the CV% column. */
+static unsigned max_runs(const struct run_result *r)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->ntests; i++)
+		if (r->tests[i].nruns > n)
+			n = r->tests[i].nruns;
+	return n;
 }
 
 static void text_cells(struct tw *w, const char *const cell[NCOL], const unsigned width[NCOL],
-		       unsigned gap)
+		       unsigned ncol, unsigned gap)
 {
 	unsigned i, n;
 
-	for (i = 0; i < NCOL; i++) {
+	for (i = 0; i < ncol; i++) {
 		n = (unsigned)strlen(cell[i]);
 		if (i)
 			tw_pad(w, gap);
 		if (i == C_NAME || i == C_ENGINE) {	/* words left, numbers right */
 			tw_bytes(w, cell[i], n);
-			if (i < NCOL - 1 && n < width[i])
+			if (i < ncol - 1 && n < width[i])
 				tw_pad(w, width[i] - n);
 		} else {
 			if (n < width[i])
@@ -375,6 +392,7 @@ static void text_cells(struct tw *w, const char *const cell[NCOL], const unsigne
 
 static void text_table(struct tw *w, const struct run_result *r)
 {
+	unsigned ncol = max_runs(r) > 1 ? NCOL : C_CV;
 	unsigned width[NCOL], rest, avail, fit, gap, i, k, n;
 	const char *cell[NCOL];
 	char rule[NCOL][TEXT_WIDTH + 1];
@@ -395,15 +413,15 @@ static void text_table(struct tw *w, const struct run_result *r)
 	 * name that does, and longer names get a line of their own above their
 	 * row (better than cutting what tells the tests apart).
 	 */
-	for (rest = 0, k = 0; k < NCOL; k++)
+	for (rest = 0, k = 0; k < ncol; k++)
 		if (k != C_NAME)
 			rest += width[k];
 	for (gap = 2; gap >= 1; gap--)
-		if (rest + gap * (NCOL - 1) + width[C_NAME] <= TEXT_WIDTH)
+		if (rest + gap * (ncol - 1) + width[C_NAME] <= TEXT_WIDTH)
 			break;
 	if (!gap) {
 		gap = 2;
-		rest += gap * (NCOL - 1);
+		rest += gap * (ncol - 1);
 		avail = rest < TEXT_WIDTH ? TEXT_WIDTH - rest : 0;
 		fit = (unsigned)strlen(col_head[C_NAME]);
 		for (i = 0; i < r->ntests; i++) {
@@ -419,10 +437,10 @@ static void text_table(struct tw *w, const struct run_result *r)
 		memset(rule[k], '-', width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH);
 		rule[k][width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH] = '\0';
 	}
-	text_cells(w, cell, width, gap);
+	text_cells(w, cell, width, ncol, gap);
 	for (k = 0; k < NCOL; k++)
 		cell[k] = rule[k];
-	text_cells(w, cell, width, gap);
+	text_cells(w, cell, width, ncol, gap);
 
 	for (i = 0; i < r->ntests; i++) {
 		text_row(&r->tests[i], &row);
@@ -434,7 +452,7 @@ static void text_table(struct tw *w, const struct run_result *r)
 			tw_nl(w);
 			cell[C_NAME] = "";
 		}
-		text_cells(w, cell, width, gap);
+		text_cells(w, cell, width, ncol, gap);
 	}
 }
 
@@ -591,6 +609,11 @@ int report_text(FILE *f, const struct run_result *r)
 	tw_nl(&w);
 	tw_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
 		"clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
+	if (max_runs(r) > 1)
+		tw_line(&w, "", 0, "--repeat: IOPS and MB/s are the median of each test's runs, "
+			"latency and CPU%% over every op of every run; CV%% = stdev / mean of the "
+			"runs' IOPS (above %.0f %% the median is flagged as not reliable)",
+			100 * REPEAT_CV_WARN);
 
 	for (i = 0; i < r->nwarnings; i++) {
 		tw_start(&w, "warning: ");
