@@ -181,3 +181,20 @@ d = json.load(open(sys.argv[1]))
 v = eval(sys.argv[2])
 print(json.dumps(v) if isinstance(v, (dict, list)) else v)' "$1" "$2"
 }
+
+# expect_usage PATTERN ARGS...: diskbench ARGS exits 2 with one error line on
+# stderr that says PATTERN, and leaves no scratch directory in the current
+# directory or one below it.
+expect_usage()
+{
+	local pat=$1 out rc
+	shift
+	out=$("$DISKBENCH" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2 ($out)"
+	printf '%s' "$out" | grep -q -- "$pat" || fail "'$*': message '$out' does not say '$pat'"
+	[ "$(printf '%s\n' "$out" | grep -c '^diskbench:')" -eq 1 ] ||
+		fail "'$*': want one error line, got: $out"
+	ls -d diskbench.* ./*/diskbench.* >/dev/null 2>&1 && fail "'$*': left a scratch directory"
+	return 0
+}

@@ -101,19 +101,6 @@ for t in d["tests"]:
 PY
 
 # ---- bad values ----------------------------------------------------------------
-expect_usage()
-{
-	local pat=$1 out rc
-	shift
-	out=$("$DISKBENCH" "$@" 2>&1 >/dev/null)
-	rc=$?
-	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2 ($out)"
-	printf '%s' "$out" | grep -q -- "$pat" || fail "'$*': message '$out' does not say '$pat'"
-	[ "$(printf '%s\n' "$out" | grep -c '^diskbench:')" -eq 1 ] ||
-		fail "'$*': want one error line, got: $out"
-	ls -d diskbench.* dir/diskbench.* >/dev/null 2>&1 && fail "'$*': left a scratch directory"
-	return 0
-}
 expect_usage "--repeat: value out of range: '0' (1 to 100)" --engine null --repeat 0 .
 expect_usage "--repeat: invalid number '-1'" --engine null --repeat -1 .
 expect_usage "--repeat: invalid number '1.5'" --engine null --repeat 1.5 .

@@ -7,20 +7,6 @@ need_diskbench
 make_tmpdir /tmp
 cd "$TMP_DIR" || fail "cd"
 
-# expect_usage PATTERN ARGS...: exit 2, stderr names PATTERN, no scratch dir.
-expect_usage()
-{
-	local pat=$1 out rc
-	shift
-	out=$("$DISKBENCH" "$@" 2>&1 >/dev/null)
-	rc=$?
-	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2 ($out)"
-	printf '%s' "$out" | grep -q -- "$pat" || fail "'$*': message '$out' does not say '$pat'"
-	[ "$(printf '%s\n' "$out" | grep -c '^diskbench:')" -eq 1 ] ||
-		fail "'$*': want one error line, got: $out"
-	ls -d diskbench.* >/dev/null 2>&1 && fail "'$*': left a scratch directory"
-	return 0
-}
 
 expect_usage "--bs: invalid size '4q'" --bs 4q .
 expect_usage "--bs" --bs 4k,,1m .
