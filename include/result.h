@@ -134,6 +134,11 @@ struct run_result {
 	char **warnings;	/* owned strings, also shown on stderr by the CLI */
 	unsigned nwarnings;
 	struct xbench_scores xbench;
+	/* Strings the result owns behind its `const char *` fields (a loaded
+	 * result's version, workload, engine and xbench names; see
+	 * result_strdup); a run's point to static strings instead. */
+	char **strings;
+	unsigned nstrings;
 };
 
 /* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
@@ -149,7 +154,11 @@ int result_add_setting(struct run_result *r, const char *key, const char *fmt, .
 int result_add_warning(struct run_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Free what the result owns (tests, histograms, warnings). */
+/* A copy of s that r owns (freed by result_free), for its `const char *`
+ * fields. NULL when out of memory. */
+const char *result_strdup(struct run_result *r, const char *s);
+
+/* Free what the result owns (tests, histograms, warnings, strings). */
 void result_free(struct run_result *r);
 
 /* Fill host facts from uname, /proc/cpuinfo, sysconf. Never fails: unknown

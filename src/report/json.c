@@ -127,9 +127,23 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_close(w, '}');
 }
 
+/* v in decimal, in buf (at least 40 bytes: 2^128 has 39 digits). */
+static const char *u128_str(unsigned __int128 v, char *buf, size_t len)
+{
+	char *p = buf + len;
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v && p > buf);
+	return p;
+}
+
 static void json_latency(struct jw *w, const struct test_result *t)
 {
 	const struct lat_summary *ls = &t->lat_sum;
+	char b[48];
 	unsigned i;
 
 	jw_open(w, "lat_ns", '{', false);
@@ -137,6 +151,14 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	jw_fixed(w, "mean", ls->mean, 1);
 	jw_fixed(w, "stdev", ls->stdev, 1);
 	jw_u64(w, "max", ls->max);
+	/* The histogram's exact moments, so a saved result can be read back
+	 * (diskbench report) with the same mean and stdev to the last digit.
+	 * The sum of squares may need more than 64 bits: a decimal string. */
+	jw_u64(w, "sum", t->lat ? t->lat->sum : 0);
+	jw_key(w, "sumsq");
+	jw_putc(w, '"');
+	jw_put(w, u128_str(t->lat ? t->lat->sumsq : 0, b, sizeof(b)));
+	jw_putc(w, '"');
 	jw_open(w, "percentiles", '{', false);
 	for (i = 0; i < RESULT_NPCT; i++)
 		jw_u64(w, result_pct_keys[i], ls->pct[i]);
@@ -265,6 +287,17 @@ static void json_test(struct jw *w, const struct test_result *t)
 	jw_u64(w, "runtime_ns", t->runtime_ns);
 	jw_u64(w, "ramp_ns", t->ramp_ns);
 	jw_u64(w, "size_bytes", t->size);
+	/* The metadata tests' parameters (bonnie++ -n), null for other tests. */
+	if (t->nfiles) {
+		jw_open(w, "files", '{', true);
+		jw_u64(w, "count", t->nfiles);
+		jw_u64(w, "min_bytes", t->file_min);
+		jw_u64(w, "max_bytes", t->file_max);
+		jw_u64(w, "dirs", t->ndirs);
+		jw_close(w, '}');
+	} else {
+		jw_null(w, "files");
+	}
 	jw_u64(w, "ops", t->ops);
 	jw_u64(w, "bytes", t->bytes);
 	jw_fixed(w, "iops", t->iops, 3);

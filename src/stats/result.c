@@ -102,6 +102,21 @@ int result_add_warning(struct run_result *r, const char *fmt, ...)
 	return 0;
 }
 
+const char *result_strdup(struct run_result *r, const char *s)
+{
+	char **strings, *copy;
+
+	strings = realloc(r->strings, ((size_t)r->nstrings + 1) * sizeof(*strings));
+	if (!strings)
+		return NULL;
+	r->strings = strings;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	strings[r->nstrings++] = copy;
+	return copy;
+}
+
 void result_free(struct run_result *r)
 {
 	unsigned i;
@@ -120,4 +135,10 @@ void result_free(struct run_result *r)
 	r->warnings = NULL;
 	r->nwarnings = 0;
 	r->nsettings = 0;
+
+	for (i = 0; i < r->nstrings; i++)
+		free(r->strings[i]);
+	free(r->strings);
+	r->strings = NULL;
+	r->nstrings = 0;
 }

@@ -1,0 +1,25 @@
+/* load.h - reading a saved "diskbench/1" JSON result back into a run_result. */
+#ifndef DISKBENCH_LOAD_H
+#define DISKBENCH_LOAD_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+/*
+ * Read the JSON document at path (written by report_json) into r, which
+ * must be zeroed. Each test's latency histogram is rebuilt from its
+ * buckets and exact moments, and the figures the reporters show are derived
+ * from the raw ones by the code a run uses (result_finish, repeat_finish),
+ * so reporters render r exactly as they rendered the run. A document from
+ * before "sum"/"sumsq"/"files" existed still loads: mean and stdev then come
+ * from the rounded ones, and the file-test parameters are 0.
+ *
+ * Returns 0, or -errno with one line in err: "FILE: problem" (not a file),
+ * "FILE:LINE:COLUMN: problem" (not JSON), or naming the key, e.g.
+ * "FILE: tests[2]: missing key \"ops\"". On error r holds nothing (it is
+ * freed). On success free r with result_free. Never prints.
+ */
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
+
+#endif

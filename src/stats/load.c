@@ -1,0 +1,698 @@
+/* load.c - a saved "diskbench/1" JSON result read back into a run_result. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "load.h"
+#include "repeat.h"
+
+/* The file being read and the first error, for one-line messages. */
+struct ld {
+	const char *path;
+	char *err;
+	size_t errlen;
+	struct run_result *r;
+};
+
+/* "FILE: WHERE: message" (WHERE is the key path, e.g. "tests[2].lat_ns";
+ * empty at the top level). Returns ret. */
+static int fail(struct ld *l, int ret, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct ld *l, int ret, const char *where, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(l->err, l->errlen, "%s: %s%s%s", l->path, where, *where ? ": " : "", msg);
+	return ret;
+}
+
+static int wrong(struct ld *l, const char *where, const char *key, const char *what)
+{
+	return fail(l, -EINVAL, where, "key \"%s\" is not %s", key, what);
+}
+
+static json_t *member(struct ld *l, const char *where, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		fail(l, -EINVAL, where, "missing key \"%s\"", key);
+	return v;
+}
+
+static int get_u64(struct ld *l, const char *where, json_t *obj, const char *key, uint64_t *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	/* Above INT64_MAX jansson already refused the document ("too big"). */
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return wrong(l, where, key, "an unsigned integer");
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* An unsigned integer, or null (given as 0). */
+static int get_u64_or_null(struct ld *l, const char *where, json_t *obj, const char *key,
+			   uint64_t *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	*out = 0;
+	return json_is_null(v) ? 0 : get_u64(l, where, obj, key, out);
+}
+
+static int get_u32(struct ld *l, const char *where, json_t *obj, const char *key, uint32_t *out)
+{
+	uint64_t v;
+	int ret = get_u64(l, where, obj, key, &v);
+
+	if (ret)
+		return ret;
+	if (v > UINT32_MAX)
+		return wrong(l, where, key, "a 32-bit unsigned integer");
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* A non-negative int, or null for unknown (-1). */
+static int get_int_or_null(struct ld *l, const char *where, json_t *obj, const char *key,
+			   int *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (json_is_null(v)) {
+		*out = -1;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
+		return wrong(l, where, key, "a non-negative integer or null");
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(struct ld *l, const char *where, json_t *obj, const char *key, bool *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (!json_is_boolean(v))
+		return wrong(l, where, key, "true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* true, false or null (unknown): 1, 0, -1. */
+static int get_tristate(struct ld *l, const char *where, json_t *obj, const char *key, int *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (json_is_null(v))
+		*out = -1;
+	else if (json_is_boolean(v))
+		*out = json_is_true(v);
+	else
+		return wrong(l, where, key, "true, false or null");
+	return 0;
+}
+
+/* A number; null (how the writer spells NaN and Inf) gives NaN. */
+static int get_real(struct ld *l, const char *where, json_t *obj, const char *key, double *out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (json_is_null(v))
+		*out = NAN;
+	else if (json_is_number(v))
+		*out = json_number_value(v);
+	else
+		return wrong(l, where, key, "a number or null");
+	return 0;
+}
+
+/* A string into a fixed array (cut to fit, as the run's own was). */
+static int get_str(struct ld *l, const char *where, json_t *obj, const char *key, char *buf,
+		   size_t len)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (!json_is_string(v))
+		return wrong(l, where, key, "a string");
+	snprintf(buf, len, "%s", json_string_value(v));
+	return 0;
+}
+
+/* A string the result owns, or null (NULL). */
+static int get_owned(struct ld *l, const char *where, json_t *obj, const char *key,
+		     const char **out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	*out = NULL;
+	if (json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return wrong(l, where, key, "a string or null");
+	*out = result_strdup(l->r, json_string_value(v));
+	return *out ? 0 : fail(l, -ENOMEM, where, "out of memory");
+}
+
+/* An array of strings joined with sep into buf (the writer split them). */
+static int get_list(struct ld *l, const char *where, json_t *obj, const char *key, char *buf,
+		    size_t len, const char *sep)
+{
+	json_t *v = member(l, where, obj, key), *item;
+	size_t i, used = 0;
+	int n;
+
+	if (!v)
+		return -EINVAL;
+	if (!json_is_array(v))
+		return wrong(l, where, key, "an array of strings");
+	buf[0] = '\0';
+	json_array_foreach(v, i, item) {
+		if (!json_is_string(item))
+			return wrong(l, where, key, "an array of strings");
+		n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
+			     json_string_value(item));
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	return 0;
+}
+
+/* An object member (or, with null_ok, null: *out = NULL). */
+static int get_obj(struct ld *l, const char *where, json_t *obj, const char *key, bool null_ok,
+		   json_t **out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	*out = NULL;
+	if (null_ok && json_is_null(v))
+		return 0;
+	if (!json_is_object(v))
+		return wrong(l, where, key, null_ok ? "an object or null" : "an object");
+	*out = v;
+	return 0;
+}
+
+static int get_arr(struct ld *l, const char *where, json_t *obj, const char *key, json_t **out)
+{
+	json_t *v = member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (!json_is_array(v))
+		return wrong(l, where, key, "an array");
+	*out = v;
+	return 0;
+}
+
+/* A key path below where: "tests[2]" + "lat_ns" -> "tests[2].lat_ns". */
+static const char *sub(char *buf, size_t len, const char *where, const char *key)
+{
+	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
+	return buf;
+}
+
+/* ---- the parts ------------------------------------------------------------ */
+
+static int load_host(struct ld *l, json_t *root, struct host_info *h)
+{
+	json_t *o;
+
+	if (get_obj(l, "", root, "host", false, &o) ||
+	    get_str(l, "host", o, "hostname", h->hostname, sizeof(h->hostname)) ||
+	    get_str(l, "host", o, "kernel", h->kernel, sizeof(h->kernel)) ||
+	    get_str(l, "host", o, "cpu_model", h->cpu_model, sizeof(h->cpu_model)) ||
+	    get_u32(l, "host", o, "cpus", &h->cpus) ||
+	    get_u64(l, "host", o, "memory_bytes", &h->memory_bytes))
+		return -EINVAL;
+	return 0;
+}
+
+static int load_target(struct ld *l, json_t *root, struct target_info *t)
+{
+	const char *w = "target";
+	char kind[32];
+	json_t *o;
+
+	if (get_obj(l, "", root, w, false, &o) ||
+	    get_str(l, w, o, "path", t->path, sizeof(t->path)) ||
+	    get_str(l, w, o, "resolved_path", t->resolved, sizeof(t->resolved)) ||
+	    get_str(l, w, o, "kind", kind, sizeof(kind)))
+		return -EINVAL;
+	if (!strcmp(kind, target_kind_name(TARGET_BLOCK)))
+		t->kind = TARGET_BLOCK;
+	else if (!strcmp(kind, target_kind_name(TARGET_FILE)))
+		t->kind = TARGET_FILE;
+	else if (!strcmp(kind, target_kind_name(TARGET_DIR)))
+		t->kind = TARGET_DIR;
+	else
+		return wrong(l, w, "kind", "\"block\", \"file\" or \"directory\"");
+	if (get_str(l, w, o, "kind_detail", t->kind_detail, sizeof(t->kind_detail)) ||
+	    get_str(l, w, o, "device", t->device, sizeof(t->device)) ||
+	    get_str(l, w, o, "disk", t->disk, sizeof(t->disk)) ||
+	    get_str(l, w, o, "model", t->model, sizeof(t->model)) ||
+	    get_str(l, w, o, "vendor", t->vendor, sizeof(t->vendor)) ||
+	    get_str(l, w, o, "serial", t->serial, sizeof(t->serial)) ||
+	    get_u64(l, w, o, "size_bytes", &t->size_bytes) ||
+	    get_str(l, w, o, "fs_type", t->fs_type, sizeof(t->fs_type)) ||
+	    get_str(l, w, o, "mount_options", t->mount_options, sizeof(t->mount_options)) ||
+	    get_str(l, w, o, "mount_point", t->mount_point, sizeof(t->mount_point)) ||
+	    get_u64_or_null(l, w, o, "fs_size_bytes", &t->fs_size_bytes) ||
+	    get_u64_or_null(l, w, o, "free_bytes", &t->free_bytes) ||
+	    get_tristate(l, w, o, "rotational", &t->rotational) ||
+	    get_str(l, w, o, "scheduler", t->scheduler, sizeof(t->scheduler)) ||
+	    get_list(l, w, o, "schedulers", t->schedulers, sizeof(t->schedulers), " ") ||
+	    get_int_or_null(l, w, o, "read_ahead_kb", &t->read_ahead_kb) ||
+	    get_int_or_null(l, w, o, "nr_requests", &t->nr_requests) ||
+	    get_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
+	    get_tristate(l, w, o, "write_cache", &t->write_cache) ||
+	    get_tristate(l, w, o, "discard", &t->discard) ||
+	    get_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
+	    get_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
+	    /* probe.c joins the layers with ", " */
+	    get_list(l, w, o, "stack", t->stack, sizeof(t->stack), ", ") ||
+	    get_bool(l, w, o, "encrypted", &t->encrypted) ||
+	    get_bool(l, w, o, "cow", &t->cow))
+		return -EINVAL;
+	return 0;
+}
+
+static int load_settings(struct ld *l, json_t *root, struct run_result *r)
+{
+	const char *key;
+	json_t *o, *v;
+	int ret = 0;
+
+	if (get_obj(l, "", root, "settings", false, &o))
+		return -EINVAL;
+	/* jansson iterates an object in the order of the document. */
+	json_object_foreach(o, key, v) {
+		if (json_is_string(v))
+			ret = result_add_setting(r, key, "%s", json_string_value(v));
+		else if (json_is_integer(v))	/* the writer's plain integers */
+			ret = result_add_setting(r, key, "%" JSON_INTEGER_FORMAT,
+						 json_integer_value(v));
+		else
+			return wrong(l, "settings", key, "a string or an integer");
+		if (ret)
+			return fail(l, ret, "settings", "more than %d settings",
+				    RESULT_MAX_SETTINGS);
+	}
+	return 0;
+}
+
+/* Decimal digits into a 128-bit unsigned integer; false if not one. */
+static bool parse_u128(const char *s, unsigned __int128 *out)
+{
+	unsigned __int128 v = 0, max = ~(unsigned __int128)0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (unsigned)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * The histogram from its [bucket_low_ns, count] pairs (a bucket's lower
+ * bound maps back to that bucket), exact min and max, and the exact moments
+ * "sum" and "sumsq"; without those (a document written before they were),
+ * moments that give the rounded mean and stdev.
+ */
+static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
+{
+	json_t *hg, *pair, *jsum, *jsq;
+	uint64_t min, max, low, count;
+	double mean, stdev;
+	unsigned idx;
+	size_t i;
+
+	hist_init(h);
+	if (get_u64(l, w, o, "min", &min) || get_u64(l, w, o, "max", &max) ||
+	    get_real(l, w, o, "mean", &mean) || get_real(l, w, o, "stdev", &stdev) ||
+	    get_arr(l, w, o, "histogram", &hg))
+		return -EINVAL;
+	json_array_foreach(hg, i, pair) {
+		if (!json_is_array(pair) || json_array_size(pair) != 2 ||
+		    !json_is_integer(json_array_get(pair, 0)) ||
+		    !json_is_integer(json_array_get(pair, 1)) ||
+		    json_integer_value(json_array_get(pair, 0)) < 0 ||
+		    json_integer_value(json_array_get(pair, 1)) < 0)
+			return fail(l, -EINVAL, w, "histogram[%zu] is not a [bucket_low_ns, count] "
+				    "pair", i);
+		low = (uint64_t)json_integer_value(json_array_get(pair, 0));
+		count = (uint64_t)json_integer_value(json_array_get(pair, 1));
+		idx = hist_index(low);
+		if (hist_bucket_low(idx) != low)
+			return fail(l, -EINVAL, w, "histogram[%zu]: %" PRIu64 " is not the lower "
+				    "bound of a bucket", i, low);
+		if (__builtin_add_overflow(h->count[idx], count, &h->count[idx]) ||
+		    __builtin_add_overflow(h->n, count, &h->n))
+			return fail(l, -EINVAL, w, "histogram[%zu]: count overflows", i);
+	}
+	if (h->n) {
+		h->min = min;
+		h->max = max;
+	}
+	jsum = json_object_get(o, "sum");
+	jsq = json_object_get(o, "sumsq");
+	if (jsum || jsq) {
+		if (get_u64(l, w, o, "sum", &h->sum) || !member(l, w, o, "sumsq"))
+			return -EINVAL;
+		if (!json_is_string(jsq) || !parse_u128(json_string_value(jsq), &h->sumsq))
+			return wrong(l, w, "sumsq", "a string of decimal digits");
+	} else if (h->n && isfinite(mean) && isfinite(stdev)) {
+		long double n = (long double)h->n, m = mean, s = stdev;
+
+		h->sum = (uint64_t)llroundl(m * n);
+		h->sumsq = (unsigned __int128)((s * s + m * m) * n);
+	}
+	return 0;
+}
+
+static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run)
+{
+	json_t *dev;
+
+	if (!json_is_object(o))
+		return fail(l, -EINVAL, w, "not an object");
+	if (get_u64(l, w, o, "runtime_ns", &run->runtime_ns) ||
+	    get_u64(l, w, o, "ops", &run->ops) ||
+	    get_u64(l, w, o, "bytes", &run->bytes) ||
+	    get_real(l, w, o, "iops", &run->iops) ||
+	    get_real(l, w, o, "bytes_per_sec", &run->bytes_per_sec) ||
+	    get_u64(l, w, o, "lat_p50_ns", &run->lat_p50_ns) ||
+	    get_u64(l, w, o, "lat_p99_ns", &run->lat_p99_ns) ||
+	    get_real(l, w, o, "cpu_user_pct", &run->cpu_user_pct) ||
+	    get_real(l, w, o, "cpu_sys_pct", &run->cpu_sys_pct) ||
+	    get_real(l, w, o, "cpu_usec_per_op", &run->usec_per_op) ||
+	    get_obj(l, w, o, "device", true, &dev) ||
+	    get_u64(l, w, o, "errors", &run->errors))
+		return -EINVAL;
+	run->dev_valid = dev != NULL;
+	if (dev) {
+		char w2[64];
+
+		sub(w2, sizeof(w2), w, "device");
+		if (get_u64(l, w2, dev, "read_bytes", &run->dev_read_bytes) ||
+		    get_u64(l, w2, dev, "write_bytes", &run->dev_write_bytes))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
+{
+	char w[32], w2[64], s[16];
+	json_t *files, *lat, *cpu, *dev, *ferr, *runs, *v;
+	double user, sys, usec;
+	size_t i;
+
+	snprintf(w, sizeof(w), "tests[%u]", idx);
+	if (!json_is_object(o))
+		return fail(l, -EINVAL, w, "not an object");
+	if (get_str(l, w, o, "name", t->name, sizeof(t->name)) ||
+	    get_owned(l, w, o, "workload", &t->workload) ||
+	    get_owned(l, w, o, "engine", &t->engine) ||
+	    get_u32(l, w, o, "bs", &t->bs) || get_u32(l, w, o, "qd", &t->qd) ||
+	    get_u32(l, w, o, "jobs", &t->jobs) || get_bool(l, w, o, "direct", &t->direct) ||
+	    get_bool(l, w, o, "drop_behind", &t->drop_behind))
+		return -EINVAL;
+	if (get_str(l, w, o, "pattern", s, sizeof(s)))
+		return -EINVAL;
+	if (strcmp(s, "seq") && strcmp(s, "rand"))
+		return wrong(l, w, "pattern", "\"seq\" or \"rand\"");
+	t->random = !strcmp(s, "rand");
+	if (get_str(l, w, o, "rw", s, sizeof(s)))
+		return -EINVAL;
+	if (strcmp(s, "read") && strcmp(s, "write"))
+		return wrong(l, w, "rw", "\"read\" or \"write\"");
+	t->is_write = !strcmp(s, "write");
+	if (get_u64(l, w, o, "runtime_ns", &t->runtime_ns) ||
+	    get_u64(l, w, o, "ramp_ns", &t->ramp_ns) ||
+	    get_u64(l, w, o, "size_bytes", &t->size) ||
+	    get_u64(l, w, o, "ops", &t->ops) ||
+	    get_u64(l, w, o, "bytes", &t->bytes))
+		return -EINVAL;
+
+	/* Newer than the rest: a document without it has no file parameters. */
+	files = json_object_get(o, "files");
+	if (files && !json_is_null(files)) {
+		sub(w2, sizeof(w2), w, "files");
+		if (!json_is_object(files))
+			return wrong(l, w, "files", "an object or null");
+		if (get_u64(l, w2, files, "count", &t->nfiles) ||
+		    get_u64(l, w2, files, "min_bytes", &t->file_min) ||
+		    get_u64(l, w2, files, "max_bytes", &t->file_max) ||
+		    get_u32(l, w2, files, "dirs", &t->ndirs))
+			return -EINVAL;
+	}
+
+	if (get_obj(l, w, o, "lat_ns", false, &lat))
+		return -EINVAL;
+	t->lat = malloc(sizeof(*t->lat));
+	if (!t->lat)
+		return fail(l, -ENOMEM, w, "out of memory");
+	if (load_lat(l, sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat))
+		return -EINVAL;
+
+	if (get_obj(l, w, o, "cpu", false, &cpu) ||
+	    get_real(l, sub(w2, sizeof(w2), w, "cpu"), cpu, "user_pct", &user) ||
+	    get_real(l, w2, cpu, "sys_pct", &sys) ||
+	    get_real(l, w2, cpu, "usec_per_op", &usec))
+		return -EINVAL;
+
+	if (get_obj(l, w, o, "device", true, &dev))
+		return -EINVAL;
+	t->dev_valid = dev != NULL;
+	if (dev && (get_u64(l, sub(w2, sizeof(w2), w, "device"), dev, "read_bytes",
+			    &t->dev_read_bytes) ||
+		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
+		return -EINVAL;
+
+	if (get_u64(l, w, o, "errors", &t->errors) ||
+	    get_obj(l, w, o, "first_error", true, &ferr))
+		return -EINVAL;
+	if (ferr) {
+		sub(w2, sizeof(w2), w, "first_error");
+		v = member(l, w2, ferr, "errno");
+		if (!v)
+			return -EINVAL;
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > INT_MAX)
+			return wrong(l, w2, "errno", "a non-negative integer");
+		t->first_errno = (int)json_integer_value(v);
+		if (get_u64(l, w2, ferr, "offset", &t->first_error_offset))
+			return -EINVAL;
+	}
+
+	if (get_arr(l, w, o, "runs", &runs))
+		return -EINVAL;
+	if (json_array_size(runs) > REPEAT_MAX)
+		return fail(l, -EINVAL, w, "more than %d runs", REPEAT_MAX);
+	if (json_array_size(runs)) {
+		t->runs = calloc(json_array_size(runs), sizeof(*t->runs));
+		if (!t->runs)
+			return fail(l, -ENOMEM, w, "out of memory");
+	}
+	json_array_foreach(runs, i, v) {
+		snprintf(w2, sizeof(w2), "%s.runs[%zu]", w, i);
+		if (load_run(l, w2, v, &t->runs[i]))
+			return -EINVAL;
+		t->nruns = (unsigned)i + 1;
+	}
+
+	/*
+	 * The shown figures come from the raw ones by the run's own code. One
+	 * run: as the runner finished it, with its CPU figures (the runs keep
+	 * them in full, "cpu" only to 3 decimals). Several: repeat_finish
+	 * merges them again (medians, CPU from the summed time). Either way
+	 * repeat_finish gives the summary from the runs.
+	 */
+	t->cpu_user_pct = user;
+	t->cpu_sys_pct = sys;
+	t->usec_per_op = usec;
+	if (t->nruns == 1) {
+		t->cpu_user_pct = t->runs[0].cpu_user_pct;
+		t->cpu_sys_pct = t->runs[0].cpu_sys_pct;
+		t->usec_per_op = t->runs[0].usec_per_op;
+	}
+	if (t->nruns <= 1)
+		result_finish(t);
+	repeat_finish(t);
+	return 0;
+}
+
+static int load_tests(struct ld *l, json_t *root, struct run_result *r)
+{
+	json_t *a, *o;
+	size_t i, n;
+
+	if (get_arr(l, "", root, "tests", &a))
+		return -EINVAL;
+	n = json_array_size(a);
+	if (!n)
+		return 0;
+	r->tests = calloc(n, sizeof(*r->tests));
+	if (!r->tests)
+		return fail(l, -ENOMEM, "", "out of memory");
+	r->ntests = (unsigned)n;	/* zeroed: result_free frees what is loaded */
+	json_array_foreach(a, i, o) {
+		int ret = load_test(l, (unsigned)i, o, &r->tests[i]);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
+{
+	const unsigned max = sizeof(x->tests) / sizeof(x->tests[0]);
+	char w[32];
+	json_t *o, *a, *t;
+	size_t i;
+
+	if (get_obj(l, "", root, "xbench", true, &o))
+		return -EINVAL;
+	if (!o)
+		return 0;
+	if (get_str(l, "xbench", o, "baseline", x->source, sizeof(x->source)) ||
+	    get_arr(l, "xbench", o, "tests", &a))
+		return -EINVAL;
+	if (json_array_size(a) > max)
+		return fail(l, -EINVAL, "xbench", "more than %u tests", max);
+	json_array_foreach(a, i, t) {
+		struct xbench_score *s = &x->tests[i];
+
+		snprintf(w, sizeof(w), "xbench.tests[%zu]", i);
+		if (!json_is_object(t))
+			return fail(l, -EINVAL, w, "not an object");
+		if (get_owned(l, w, t, "name", &s->name) ||
+		    get_real(l, w, t, "bytes_per_sec", &s->measured) ||
+		    get_real(l, w, t, "baseline_bytes_per_sec", &s->baseline) ||
+		    get_real(l, w, t, "score", &s->score))
+			return -EINVAL;
+		if (!s->name)
+			return wrong(l, w, "name", "a string");
+		x->n = (unsigned)i + 1;
+	}
+	if (get_real(l, "xbench", o, "sequential", &x->sequential) ||
+	    get_real(l, "xbench", o, "random", &x->random) ||
+	    get_real(l, "xbench", o, "total", &x->total))
+		return -EINVAL;
+	x->valid = true;
+	return 0;
+}
+
+static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
+{
+	json_t *a, *v;
+	size_t i;
+
+	if (get_arr(l, "", root, "warnings", &a))
+		return -EINVAL;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
+			return fail(l, -EINVAL, "", "warnings[%zu] is not a string", i);
+		if (result_add_warning(r, "%s", json_string_value(v)))
+			return fail(l, -ENOMEM, "", "out of memory");
+	}
+	return 0;
+}
+
+static int load_root(struct ld *l, json_t *root, struct run_result *r)
+{
+	json_t *schema = json_is_object(root) ? json_object_get(root, "schema") : NULL, *tool;
+
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), "diskbench/1"))
+		return fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
+			    "\"diskbench/1\")");
+	if (get_obj(l, "", root, "tool", false, &tool) ||
+	    get_owned(l, "tool", tool, "version", &r->tool_version) ||
+	    get_str(l, "", root, "started_at", r->started_at, sizeof(r->started_at)) ||
+	    get_str(l, "", root, "label", r->label, sizeof(r->label)) ||
+	    load_host(l, root, &r->host) ||
+	    load_target(l, root, &r->target) ||
+	    load_settings(l, root, r) ||
+	    get_u64(l, "", root, "clock_overhead_ns", &r->clock_overhead_ns))
+		return -EINVAL;
+	if (load_tests(l, root, r) || load_xbench(l, root, &r->xbench) ||
+	    load_warnings(l, root, r))
+		return -EINVAL;
+	return 0;
+}
+
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+	struct ld l = { .path = path, .err = err, .errlen = errlen, .r = r };
+	json_error_t jerr;
+	struct stat st;
+	json_t *root;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (stat(path, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a JSON result", path);
+		return -EISDIR;
+	}
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		if (jerr.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: not a JSON document: %s", path,
+				 jerr.line, jerr.column, jerr.text);
+		else
+			snprintf(err, errlen, "%s: %s", path, jerr.text);
+		return -EINVAL;
+	}
+	ret = load_root(&l, root, r);
+	json_decref(root);
+	if (ret) {
+		result_free(r);
+		memset(r, 0, sizeof(*r));
+	}
+	return ret;
+}

@@ -1,0 +1,283 @@
+/* test_load.c - a result saved as JSON and loaded back renders the same. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "load.h"
+#include "repeat.h"
+#include "report.h"
+
+static char path[64];
+
+/* A render of r as one malloc'd string. */
+static char *render(int (*fn)(FILE *, const struct run_result *), const struct run_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, r), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void save(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* One run of a test: n latencies spread over the histogram's range, some
+ * large enough that their squares sum past 64 bits. */
+static void one_run(struct test_result *t, const char *workload, unsigned seed, uint64_t n)
+{
+	uint64_t x = seed * 2654435761u + 1, v;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s 4k", workload);
+	t->workload = workload;
+	t->engine = "sync";
+	t->bs = 4096;
+	t->qd = 1;
+	t->jobs = 1;
+	t->runtime_ns = 1000000007ull + seed;
+	t->ops = n;
+	t->bytes = n * 4096;
+	t->lat = malloc(sizeof(*t->lat));
+	assert_non_null(t->lat);
+	hist_init(t->lat);
+	for (uint64_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (x % 1000) < 3 ? 5000000000ull + x % 999983 : 50 + x % 3000000;
+		hist_add(t->lat, v);
+	}
+	t->cpu_user_pct = 1.0 / 3 + seed;
+	t->cpu_sys_pct = 2.0 / 7;
+	t->usec_per_op = 1.0 / 9;
+	t->dev_valid = true;
+	t->dev_read_bytes = t->bytes / 3;
+	result_finish(t);
+}
+
+static void build(struct run_result *r)
+{
+	struct test_result acc, run;
+
+	memset(r, 0, sizeof(*r));
+	r->tool_version = "9.9";
+	snprintf(r->started_at, sizeof(r->started_at), "2026-01-02T03:04:05Z");
+	snprintf(r->label, sizeof(r->label), "a \"label\"\twith, comma");
+	snprintf(r->host.hostname, sizeof(r->host.hostname), "box");
+	r->host.cpus = 2;
+	snprintf(r->target.path, sizeof(r->target.path), "/srv/x");
+	r->target.kind = TARGET_DIR;
+	r->target.rotational = -1;
+	r->target.read_ahead_kb = 128;
+	r->target.nr_requests = -1;
+	r->target.max_sectors_kb = -1;
+	r->target.write_cache = 1;
+	r->target.discard = -1;
+	snprintf(r->target.schedulers, sizeof(r->target.schedulers), "none mq-deadline");
+	snprintf(r->target.stack, sizeof(r->target.stack), "dm-crypt, LVM");
+	r->target.logical_block_size = 512;
+	r->target.physical_block_size = 4096;
+	result_add_setting(r, "seed", "18446744073709551615");
+	result_add_setting(r, "size", "1073741824");
+	result_add_setting(r, "direct", "true");
+
+	/* Three runs merged, as --repeat 3 does. */
+	memset(&acc, 0, sizeof(acc));
+	for (unsigned i = 0; i < 3; i++) {
+		one_run(&run, "rand-read", i + 1, 20000 + 1000 * i);
+		assert_int_equal(repeat_add(&acc, &run), 0);
+	}
+	repeat_finish(&acc);
+	assert_int_equal(result_add_test(r, &acc), 0);
+
+	/* One run of a metadata test, with an error. */
+	memset(&acc, 0, sizeof(acc));
+	one_run(&run, "meta-create", 7, 333);
+	run.nfiles = 2048;
+	run.file_max = 1000;
+	run.ndirs = 4;
+	run.errors = 2;
+	run.first_errno = EIO;
+	run.first_error_offset = 4096;
+	assert_int_equal(repeat_add(&acc, &run), 0);
+	repeat_finish(&acc);
+	assert_int_equal(result_add_test(r, &acc), 0);
+
+	r->xbench.valid = true;
+	snprintf(r->xbench.source, sizeof(r->xbench.source), "somewhere");
+	r->xbench.tests[0] = (struct xbench_score){ "Random Uncached Read 4k", 1.5e7 / 7,
+						    1e6 / 3, 642.857142857 };
+	r->xbench.n = 1;
+	r->xbench.random = r->xbench.total = 642.857142857;
+	result_add_warning(r, "something odd");
+}
+
+static void test_round_trip(void **state)
+{
+	int (*fns[])(FILE *, const struct run_result *) = {
+		report_json, report_text, report_csv, report_bonnie_csv,
+	};
+	struct run_result a, b;
+	char err[256], *x, *y;
+	unsigned i;
+
+	(void)state;
+	build(&a);
+	assert_true(a.tests[0].lat->sumsq > UINT64_MAX);
+	x = render(report_json, &a);
+	save(x);
+	free(x);
+	if (result_load(path, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		x = render(fns[i], &a);
+		y = render(fns[i], &b);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	assert_int_equal(b.tests[0].lat->sumsq == a.tests[0].lat->sumsq, 1);
+	assert_memory_equal(b.tests[1].lat->count, a.tests[1].lat->count,
+			    sizeof(a.tests[1].lat->count));
+	assert_int_equal(b.tests[1].nfiles, 2048);
+	result_free(&a);
+	result_free(&b);
+}
+
+/* A document from before "sum", "sumsq" and "files": mean and stdev come
+ * back from the rounded ones. */
+static void test_old_document(void **state)
+{
+	struct run_result a, b;
+	char err[256], *x, *p, *q;
+
+	(void)state;
+	build(&a);
+	x = render(report_json, &a);
+	for (unsigned i = 0; i < 3; i++) {	/* their lines, each a key: value, */
+		static const char *const keys[] = { "\"sum\":", "\"sumsq\":", "\"files\":" };
+
+		while ((p = strstr(x, keys[i]))) {
+			q = strchr(p, '\n');
+			memmove(p, q + 1, strlen(q + 1) + 1);
+		}
+	}
+	save(x);
+	free(x);
+	if (result_load(path, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(b.tests[0].lat_sum.mean > a.tests[0].lat_sum.mean - 0.06 &&
+		    b.tests[0].lat_sum.mean < a.tests[0].lat_sum.mean + 0.06);
+	assert_true(b.tests[0].lat_sum.stdev > a.tests[0].lat_sum.stdev * 0.999 &&
+		    b.tests[0].lat_sum.stdev < a.tests[0].lat_sum.stdev * 1.001);
+	assert_int_equal(b.tests[0].lat_sum.pct[4], a.tests[0].lat_sum.pct[4]);
+	assert_int_equal(b.tests[1].nfiles, 0);
+	result_free(&a);
+	result_free(&b);
+}
+
+/* Each bad document: its error names the file and the key. */
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *doc, *msg;
+	} bad[] = {
+		{ "[1, 2", ":1:5: not a JSON document" },
+		{ "{\"schema\": \"diskbench/2\"}", "not a diskbench result" },
+		{ "{\"schema\": \"diskbench/1\"}", ": missing key \"tool\"" },
+		{ "{\"schema\": \"diskbench/1\", \"tool\": {\"version\": 3}}",
+		  ": tool: key \"version\" is not a string or null" },
+	};
+	struct run_result b;
+	char err[256];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		save(bad[i].doc);
+		assert_int_not_equal(result_load(path, &b, err, sizeof(err)), 0);
+		if (strncmp(err, path, strlen(path)) || !strstr(err, bad[i].msg))
+			fail_msg("%s: got \"%s\", want \"%s\"", bad[i].doc, err, bad[i].msg);
+		assert_int_equal(b.ntests, 0);
+	}
+	assert_int_equal(result_load("/nonexistent/x.json", &b, err, sizeof(err)), -ENOENT);
+	assert_int_equal(result_load("/", &b, err, sizeof(err)), -EISDIR);
+}
+
+/* A test with a missing key or a histogram bucket that is no bucket's
+ * lower bound: the error names the test's index and the key. */
+static void test_bad_test(void **state)
+{
+	struct run_result a, b;
+	char err[256], *x, *y, *p;
+
+	(void)state;
+	build(&a);
+	x = render(report_json, &a);
+	p = strstr(strstr(x, "meta-create"), "\"ops\"");
+	memcpy(p, "\"opz\"", 5);
+	save(x);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ": tests[1]: missing key \"ops\""));
+	memcpy(p, "\"ops\"", 5);
+	/* 129 ns: from 128 up buckets are 2 ns wide, so no bucket starts there */
+	p = strstr(x, "\"histogram\": [") + strlen("\"histogram\": [");
+	y = malloc(strlen(x) + 16);
+	assert_non_null(y);
+	sprintf(y, "%.*s[129, 1], %s", (int)(p - x), x, p);
+	save(y);
+	free(y);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, ": tests[0].lat_ns: histogram[0]: 129 is not the lower bound"))
+		fail_msg("%s", err);
+	free(x);
+	result_free(&a);
+}
+
+static int setup(void **state)
+{
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/test_load.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_old_document),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bad_test),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
