@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
 		"       diskbench list engines|profiles|tests\n"
+		"       diskbench report [OPTIONS] RESULT.json...\n"
 		"\n"
 		"Benchmark TARGET: a directory (default: the current one; scratch files\n"
 		"in a private diskbench.XXXXXX directory, always removed), a block device\n"

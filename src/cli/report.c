@@ -1,0 +1,195 @@
+/* report.c - "diskbench report RESULT.json...": re-render saved results. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "load.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: diskbench report [OPTIONS] RESULT.json...\n"
+		"\n"
+		"Render results saved with --json again: the text report on stdout and,\n"
+		"for one RESULT, the same JSON, CSV or bonnie++ CSV the run wrote. Every\n"
+		"figure is derived again from the saved histograms and counts, by the code\n"
+		"a run uses. Several RESULTs: their text reports in turn (no files).\n"
+		"\n"
+		"Options:\n"
+		"  --json FILE        write the JSON document (\"-\" = stdout)\n"
+		"  --csv FILE         write one CSV row per test\n"
+		"  --bonnie-csv FILE  write one line of bonnie++'s CSV format 1.98\n"
+		"  --quiet            no text report\n"
+		"  -h, --help         this help\n"
+		"\n"
+		"Formats: text, json, csv, bonnie-csv (html: not yet).\n"
+		"Exit status: 0 ok, 1 a report could not be written, 2 usage error or a\n"
+		"RESULT that cannot be read (nothing is written then).\n");
+}
+
+struct report_args {
+	const char *json, *csv, *bonnie_csv;
+	bool quiet;
+	char **in;
+	int nin;
+};
+
+/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; NULL if arg is not opt. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, bool *missing)
+{
+	size_t n = strlen(opt);
+	const char *a = argv[*i];
+
+	*missing = false;
+	if (strncmp(a, opt, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse(int argc, char **argv, struct report_args *a)
+{
+	static const char *const names[] = { "--json", "--csv", "--bonnie-csv" };
+	const char **dest[] = { &a->json, &a->csv, &a->bonnie_csv };
+	bool missing, only_files = false;
+	const char *v;
+	int i, k;
+
+	a->in = calloc((size_t)argc, sizeof(*a->in));
+	if (!a->in) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (i = 1; i < argc; i++) {
+		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
+			a->in[a->nin++] = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--")) {
+			only_files = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			a->quiet = true;
+			continue;
+		}
+		for (k = 0; k < 3; k++) {
+			v = opt_value(argc, argv, &i, names[k], &missing);
+			if (missing) {
+				cli_error("report: %s needs a FILE", names[k]);
+				return EXIT_USAGE;
+			}
+			if (v) {
+				if (!*v) {
+					cli_error("report: %s needs a FILE", names[k]);
+					return EXIT_USAGE;
+				}
+				*dest[k] = v;
+				break;
+			}
+		}
+		if (k == 3) {
+			cli_error("report: unknown option '%s'", argv[i]);
+			fprintf(stderr, "Try 'diskbench report --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (!a->nin) {
+		cli_error("report: which result? (a JSON file written by --json)");
+		fprintf(stderr, "Try 'diskbench report --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (a->nin > 1 && (a->json || a->csv || a->bonnie_csv)) {
+		cli_error("report: --json, --csv and --bonnie-csv take one RESULT, not %d",
+			  a->nin);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+/* Write one file report; 0 or EXIT_RUNTIME (said why). */
+static int write_one(const char *opt, const char *path, const struct run_result *r,
+		     int (*write)(const char *, const struct run_result *))
+{
+	int ret;
+
+	if (!path)
+		return 0;
+	ret = write(path, r);
+	if (!ret)
+		return 0;
+	cli_error("%s %s: %s", opt, path, strerror(-ret));
+	return EXIT_RUNTIME;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct run_result *r = NULL;
+	int status, loaded = 0, i, ret;
+	char err[512];
+
+	status = parse(argc, argv, &a);
+	if (status >= 0)
+		goto out;
+	status = EXIT_OK;
+
+	/* Every input is read before anything is written: a bad one costs no
+	 * half output. */
+	r = calloc((size_t)a.nin, sizeof(*r));
+	if (!r) {
+		cli_error("out of memory");
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	for (loaded = 0; loaded < a.nin; loaded++) {
+		ret = result_load(a.in[loaded], &r[loaded], err, sizeof(err));
+		if (ret) {
+			cli_error("%s", err);
+			status = ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+			goto out;
+		}
+	}
+
+	if (!a.quiet && !to_stdout(a.json) && !to_stdout(a.csv) && !to_stdout(a.bonnie_csv)) {
+		for (i = 0; i < a.nin; i++) {
+			if (i)
+				putchar('\n');
+			ret = report_text(stdout, &r[i]);
+			if (ret) {
+				cli_error("stdout: %s", strerror(-ret));
+				status = EXIT_RUNTIME;
+				goto out;
+			}
+		}
+	}
+	status |= write_one("--json", a.json, &r[0], cli_write_json);
+	status |= write_one("--csv", a.csv, &r[0], cli_write_csv);
+	status |= write_one("--bonnie-csv", a.bonnie_csv, &r[0], cli_write_bonnie_csv);
+out:
+	for (i = 0; i < loaded; i++)
+		result_free(&r[i]);
+	free(r);
+	free(a.in);
+	return status;
+}
