@@ -1,0 +1,154 @@
+/* compare.c - "diskbench compare A.json B.json...": results against a baseline. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "load.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: diskbench compare [OPTIONS] BEFORE.json AFTER.json [MORE.json...]\n"
+		"\n"
+		"Compare results saved with --json: the first is the baseline, each other\n"
+		"one is compared with it, test by test (matched by name): IOPS, MB/s,\n"
+		"p50/p99/p99.9 latency and CPU per op before and after, their ratio and the\n"
+		"change in percent (positive = better), a geometric mean of the IOPS ratios,\n"
+		"the worst and best test, and every setting, target or host fact that differs.\n"
+		"With --repeat runs on both sides, a change smaller than 2 x the larger\n"
+		"coefficient of variation of the two is marked as within noise.\n"
+		"\n"
+		"Options:\n"
+		"  --json FILE        write the comparison as JSON (\"-\" = stdout)\n"
+		"  --quiet            no text report\n"
+		"  -h, --help         this help\n"
+		"\n"
+		"Formats: text, json (html: not yet).\n"
+		"Exit status: 0 ok, 1 a report could not be written, 2 usage error or a\n"
+		"file that cannot be read (nothing is written then).\n");
+}
+
+struct compare_args {
+	const char *json;
+	bool quiet;
+	const char **in;
+	int nin;
+};
+
+static int parse(int argc, char **argv, struct compare_args *a)
+{
+	bool only_files = false;
+	int i;
+
+	a->in = calloc((size_t)argc, sizeof(*a->in));
+	if (!a->in) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
+			a->in[a->nin++] = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_files = true;
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+			a->quiet = true;
+		} else if (!strcmp(arg, "--json") || !strncmp(arg, "--json=", 7)) {
+			if (arg[6] == '=')
+				a->json = arg + 7;
+			else if (i + 1 < argc)
+				a->json = argv[++i];
+			else
+				a->json = "";
+			if (!*a->json) {
+				cli_error("compare: --json needs a FILE");
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(arg, "--html") || !strncmp(arg, "--html=", 7)) {
+			cli_error("compare: --html: not available yet (text and --json are)");
+			return EXIT_USAGE;
+		} else {
+			cli_error("compare: unknown option '%s'", arg);
+			fprintf(stderr, "Try 'diskbench compare --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (a->nin < 2) {
+		cli_error("compare: needs two results or more (BEFORE.json AFTER.json...), got %d",
+			  a->nin);
+		fprintf(stderr, "Try 'diskbench compare --help'.\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int render_json(FILE *f, const void *c)
+{
+	return report_compare_json(f, c);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = { 0 };
+	struct run_result *r = NULL;
+	struct compare c = { 0 };
+	int status, loaded = 0, i, ret;
+	char err[512];
+
+	status = parse(argc, argv, &a);
+	if (status >= 0)
+		goto out;
+	status = EXIT_OK;
+
+	/* Every input is read before anything is written. */
+	r = calloc((size_t)a.nin, sizeof(*r));
+	if (!r) {
+		cli_error("out of memory");
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	for (loaded = 0; loaded < a.nin; loaded++) {
+		ret = result_load(a.in[loaded], &r[loaded], err, sizeof(err));
+		if (ret) {
+			cli_error("%s", err);
+			status = ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (compare_build(&c, r, a.in, (unsigned)a.nin)) {
+		cli_error("out of memory");
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	if (!a.quiet && !(a.json && !strcmp(a.json, "-"))) {
+		ret = report_compare_text(stdout, &c);
+		if (ret) {
+			cli_error("stdout: %s", strerror(-ret));
+			status = EXIT_RUNTIME;
+		}
+	}
+	if (a.json) {
+		ret = cli_write_file(a.json, render_json, &c);
+		if (ret) {
+			cli_error("--json %s: %s", a.json, strerror(-ret));
+			status = EXIT_RUNTIME;
+		}
+	}
+out:
+	compare_free(&c);
+	for (i = 0; i < loaded; i++)
+		result_free(&r[i]);
+	free(r);
+	free(a.in);
+	return status;
+}

@@ -1,0 +1,345 @@
+/* compare.c - compute a before/after comparison once; the reporters only render it. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+const struct compare_metric_info compare_metrics[CMP_NMETRICS] = {
+	[CMP_IOPS] = { "iops", "IOPS", true },
+	[CMP_BYTES_PER_SEC] = { "bytes_per_sec", "MB/s", true },
+	[CMP_LAT_P50] = { "lat_p50_ns", "p50", false },
+	[CMP_LAT_P99] = { "lat_p99_ns", "p99", false },
+	[CMP_LAT_P999] = { "lat_p99.9_ns", "p99.9", false },
+	[CMP_CPU_PER_OP] = { "cpu_usec_per_op", "CPU/op", false },
+};
+
+/* Index of a percentile in result_pcts, -1 if it is not reported. */
+static int pct_index(double pct)
+{
+	int i;
+
+	for (i = 0; i < RESULT_NPCT; i++)
+		if (fabs(result_pcts[i] - pct) < 1e-9)
+			return i;
+	return -1;
+}
+
+static double pct_value(const struct test_result *t, double pct)
+{
+	int i = pct_index(pct);
+
+	return i < 0 ? NAN : (double)t->lat_sum.pct[i];
+}
+
+static double metric_value(const struct test_result *t, enum compare_metric m)
+{
+	switch (m) {
+	case CMP_IOPS: return t->iops;
+	case CMP_BYTES_PER_SEC: return t->bytes_per_sec;
+	case CMP_LAT_P50: return pct_value(t, 50);
+	case CMP_LAT_P99: return pct_value(t, 99);
+	case CMP_LAT_P999: return pct_value(t, 99.9);
+	case CMP_CPU_PER_OP: return t->usec_per_op;
+	default: return NAN;
+	}
+}
+
+/* The coefficient of variation of metric m over t's runs; NaN when the
+ * test has no repeats or the spread of m is not kept (p99.9). */
+static double metric_cv(const struct test_result *t, enum compare_metric m)
+{
+	if (t->nruns < 2)
+		return NAN;
+	switch (m) {
+	case CMP_IOPS: return t->summary.iops.cv;
+	case CMP_BYTES_PER_SEC: return t->summary.bytes_per_sec.cv;
+	case CMP_LAT_P50: return t->summary.lat_p50_ns.cv;
+	case CMP_LAT_P99: return t->summary.lat_p99_ns.cv;
+	case CMP_CPU_PER_OP: return t->summary.usec_per_op.cv;
+	default: return NAN;
+	}
+}
+
+static void compare_value(const struct test_result *b, const struct test_result *a,
+			  enum compare_metric m, struct compare_value *v)
+{
+	double cvb = metric_cv(b, m), cva = metric_cv(a, m);
+
+	v->before = metric_value(b, m);
+	v->after = metric_value(a, m);
+	v->ratio = v->before > 0 && isfinite(v->after) ? v->after / v->before : NAN;
+	if (isnan(v->ratio))
+		v->change_pct = NAN;
+	else if (compare_metrics[m].higher_better)
+		v->change_pct = (v->ratio - 1) * 100;
+	else
+		v->change_pct = (1 - v->ratio) * 100;
+	v->within_noise = -1;
+	if (!isnan(v->ratio) && !isnan(cvb) && !isnan(cva))
+		v->within_noise = fabs(v->ratio - 1) < COMPARE_NOISE_K * fmax(cvb, cva);
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* What makes two tests of the same name measure different things. */
+static void mismatch(const struct test_result *b, const struct test_result *a,
+		     char *buf, size_t len)
+{
+	const char *sep = "";
+
+	buf[0] = '\0';
+#define MIS(cond, ...) do { if (cond) { append(buf, len, "%s", sep); \
+	append(buf, len, __VA_ARGS__); sep = ", "; } } while (0)
+	MIS(strcmp(b->engine ? b->engine : "", a->engine ? a->engine : ""),
+	    "engine %s -> %s", b->engine ? b->engine : "?", a->engine ? a->engine : "?");
+	MIS(b->bs != a->bs, "bs %" PRIu32 " -> %" PRIu32, b->bs, a->bs);
+	MIS(b->qd != a->qd, "qd %" PRIu32 " -> %" PRIu32, b->qd, a->qd);
+	MIS(b->jobs != a->jobs, "jobs %" PRIu32 " -> %" PRIu32, b->jobs, a->jobs);
+	MIS(b->direct != a->direct, "direct %s -> %s", b->direct ? "yes" : "no",
+	    a->direct ? "yes" : "no");
+#undef MIS
+}
+
+/* ---- differences between the two results' facts and settings ------------ */
+
+static int add_diff(struct compare_pair *p, unsigned *cap, const char *key,
+		    const char *before, const char *after)
+{
+	struct compare_diff *d;
+
+	if (!strcmp(before, after))
+		return 0;
+	if (p->ndiffs == *cap) {
+		unsigned ncap = *cap ? *cap * 2 : 16;
+
+		d = realloc(p->diffs, ncap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		p->diffs = d;
+		*cap = ncap;
+	}
+	d = &p->diffs[p->ndiffs++];
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	snprintf(d->before, sizeof(d->before), "%s", before);
+	snprintf(d->after, sizeof(d->after), "%s", after);
+	return 0;
+}
+
+/* A fixed char array as a C string, never read past its end. */
+#define STR(buf, arr) (snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(arr), arr), buf)
+
+static void fmt_int(char *buf, size_t len, long long v)
+{
+	if (v < 0)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%lld", v);
+}
+
+static const char *tristate(int v)
+{
+	return v < 0 ? "?" : v ? "yes" : "no";
+}
+
+static const char *setting_value(const struct run_result *r, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nsettings; i++)
+		if (!strncmp(r->settings[i].key, key, sizeof(r->settings[i].key)))
+			return r->settings[i].value;
+	return NULL;
+}
+
+static int diff_results(struct compare_pair *p, const struct run_result *b,
+			const struct run_result *a)
+{
+	const struct target_info *tb = &b->target, *ta = &a->target;
+	char x[256], y[256], key[48];
+	unsigned cap = 0, i;
+	int ret = 0;
+
+#define DSTR(k, fb, fa) (ret = ret ? ret : add_diff(p, &cap, k, STR(x, fb), STR(y, fa)))
+#define DCS(k, sb, sa) (ret = ret ? ret : add_diff(p, &cap, k, (sb) ? (sb) : "", (sa) ? (sa) : ""))
+#define DINT(k, vb, va) (fmt_int(x, sizeof(x), vb), fmt_int(y, sizeof(y), va), \
+	ret = ret ? ret : add_diff(p, &cap, k, x, y))
+	DSTR("label", b->label, a->label);
+	DCS("tool.version", b->tool_version, a->tool_version);
+	DSTR("host.hostname", b->host.hostname, a->host.hostname);
+	DSTR("host.kernel", b->host.kernel, a->host.kernel);
+	DSTR("host.cpu_model", b->host.cpu_model, a->host.cpu_model);
+	DINT("host.cpus", (long long)b->host.cpus, (long long)a->host.cpus);
+	DINT("host.memory_bytes", (long long)b->host.memory_bytes, (long long)a->host.memory_bytes);
+	DSTR("target.path", tb->path, ta->path);
+	DCS("target.kind", target_kind_name(tb->kind), target_kind_name(ta->kind));
+	DSTR("target.kind_detail", tb->kind_detail, ta->kind_detail);
+	DSTR("target.device", tb->device, ta->device);
+	DSTR("target.model", tb->model, ta->model);
+	DINT("target.size_bytes", (long long)tb->size_bytes, (long long)ta->size_bytes);
+	DSTR("target.fs_type", tb->fs_type, ta->fs_type);
+	DSTR("target.mount_options", tb->mount_options, ta->mount_options);
+	DCS("target.rotational", tristate(tb->rotational), tristate(ta->rotational));
+	DSTR("target.scheduler", tb->scheduler, ta->scheduler);
+	DINT("target.read_ahead_kb", tb->read_ahead_kb, ta->read_ahead_kb);
+	DINT("target.nr_requests", tb->nr_requests, ta->nr_requests);
+	DINT("target.max_sectors_kb", tb->max_sectors_kb, ta->max_sectors_kb);
+	DINT("target.logical_block_size", tb->logical_block_size, ta->logical_block_size);
+	DINT("target.physical_block_size", tb->physical_block_size, ta->physical_block_size);
+	DCS("target.write_cache", tristate(tb->write_cache), tristate(ta->write_cache));
+	DSTR("target.stack", tb->stack, ta->stack);
+	DCS("target.encrypted", tb->encrypted ? "yes" : "no", ta->encrypted ? "yes" : "no");
+	DCS("target.cow", tb->cow ? "yes" : "no", ta->cow ? "yes" : "no");
+#undef DSTR
+#undef DINT
+	/* Every setting on either side: the baseline's in its order, then the
+	 * ones only the other result has. */
+	for (i = 0; i < b->nsettings && !ret; i++) {
+		snprintf(key, sizeof(key), "settings.%.*s", (int)sizeof(b->settings[i].key),
+			 b->settings[i].key);
+		DCS(key, STR(x, b->settings[i].value), setting_value(a, b->settings[i].key));
+	}
+	for (i = 0; i < a->nsettings && !ret; i++) {
+		if (setting_value(b, a->settings[i].key))
+			continue;
+		snprintf(key, sizeof(key), "settings.%.*s", (int)sizeof(a->settings[i].key),
+			 a->settings[i].key);
+		DCS(key, "", STR(y, a->settings[i].value));
+	}
+#undef DCS
+	return ret;
+}
+
+/* ---- one pair ------------------------------------------------------------- */
+
+static bool same_name(const struct test_result *x, const struct test_result *y)
+{
+	return !strncmp(x->name, y->name, sizeof(x->name));
+}
+
+static int compare_pair(struct compare_pair *p, const struct run_result *b,
+			const struct run_result *a)
+{
+	bool *used = calloc(a->ntests + 1, sizeof(*used));
+	double logsum = 0, r;
+	unsigned i, j, m;
+	int ret = -ENOMEM;
+
+	p->tests = calloc(b->ntests + 1, sizeof(*p->tests));
+	p->only_before = calloc(b->ntests + 1, sizeof(*p->only_before));
+	p->only_after = calloc(a->ntests + 1, sizeof(*p->only_after));
+	if (!used || !p->tests || !p->only_before || !p->only_after)
+		goto out;
+	p->worst = p->best = -1;
+	p->repeats = true;
+	/* A name that occurs twice in a file matches the other side's
+	 * occurrences in order. */
+	for (i = 0; i < b->ntests; i++) {
+		for (j = 0; j < a->ntests; j++)
+			if (!used[j] && same_name(&b->tests[i], &a->tests[j]))
+				break;
+		if (j == a->ntests) {
+			p->only_before[p->nonly_before++] = &b->tests[i];
+			continue;
+		}
+		used[j] = true;
+		struct compare_test *t = &p->tests[p->ntests++];
+
+		t->before = &b->tests[i];
+		t->after = &a->tests[j];
+		for (m = 0; m < CMP_NMETRICS; m++)
+			compare_value(t->before, t->after, m, &t->m[m]);
+		mismatch(t->before, t->after, t->mismatch, sizeof(t->mismatch));
+		if (t->before->nruns < 2 || t->after->nruns < 2)
+			p->repeats = false;
+		r = t->m[CMP_IOPS].ratio;
+		if (!(r > 0) || isinf(r))
+			continue;
+		p->nratios++;
+		logsum += log(r);
+		if (p->worst < 0 || r < p->tests[p->worst].m[CMP_IOPS].ratio)
+			p->worst = (int)(p->ntests - 1);
+		if (p->best < 0 || r > p->tests[p->best].m[CMP_IOPS].ratio)
+			p->best = (int)(p->ntests - 1);
+	}
+	if (!p->ntests)
+		p->repeats = false;
+	for (j = 0; j < a->ntests; j++)
+		if (!used[j])
+			p->only_after[p->nonly_after++] = &a->tests[j];
+	p->geomean_iops = p->nratios ? exp(logsum / p->nratios) : NAN;
+	ret = diff_results(p, b, a);
+out:
+	free(used);
+	return ret;
+}
+
+static void pair_free(struct compare_pair *p)
+{
+	free(p->tests);
+	free(p->only_before);
+	free(p->only_after);
+	free(p->diffs);
+}
+
+static const char *label_of(const struct run_result *r, const char *file)
+{
+	return r->label[0] ? r->label : file;
+}
+
+int compare_build(struct compare *c, const struct run_result *results,
+		  const char *const *files, unsigned n)
+{
+	unsigned i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (n < 1)
+		return -EINVAL;
+	c->base = &results[0];
+	c->base_file = files[0];
+	c->base_label = label_of(&results[0], files[0]);
+	c->pairs = calloc(n, sizeof(*c->pairs));
+	if (!c->pairs)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		struct compare_pair *p = &c->pairs[c->npairs++];
+
+		p->after = &results[i];
+		p->file = files[i];
+		p->label = label_of(&results[i], files[i]);
+		ret = compare_pair(p, &results[0], &results[i]);
+		if (ret) {
+			compare_free(c);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void compare_free(struct compare *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->npairs; i++)
+		pair_free(&c->pairs[i]);
+	free(c->pairs);
+	memset(c, 0, sizeof(*c));
+}

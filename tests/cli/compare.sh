@@ -1,0 +1,186 @@
+#!/bin/bash
+# compare.sh - diskbench compare BEFORE.json AFTER.json...: ratios equal
+# after/before of the inputs, tests on one side only are listed, differing
+# settings are listed, the text has its table, --repeat pairs get the noise
+# flag by the documented rule (|ratio - 1| < 2 x the larger CV), tests run
+# differently are flagged, bad inputs exit 2 writing nothing.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+make_tmpdir
+cd "$TMP_DIR" || fail "cd"
+mkdir target || fail "mkdir"
+
+# run NAME ARGS...: a null-engine run (no I/O, fast) saved as NAME.json
+run()
+{
+	local name=$1
+	shift
+	"$DISKBENCH" --engine null --ramp 0 --size 64m --quiet "$@" --json "$name.json" \
+		target 2>"$name.err" || fail "$name run: exit $? ($(cat "$name.err"))"
+}
+
+run a --label before --test rand-read,seq-read --qd 1 --runtime 100ms
+run b --label after --test rand-read,seq-read,rand-write --qd 1 --runtime 50ms
+run c --test rand-read --qd 1 --runtime 50ms			# no label: named by its file
+
+"$DISKBENCH" compare a.json b.json --json ab.out.json >ab.txt 2>ab.err ||
+	fail "compare: exit $? ($(cat ab.err))"
+[ -s ab.err ] && fail "compare said: $(cat ab.err)"
+
+python3 - a.json b.json ab.out.json ab.txt <<'PY' || fail "compare a b: see above"
+import json, math, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+text = open(sys.argv[4]).read()
+
+def value(t, key):
+    """The figure diskbench shows for a test, from its saved raw numbers."""
+    if key in ("iops", "bytes_per_sec"):
+        if t["summary"]["runs"] > 1:
+            return t["summary"][key]["median"]
+        n = t["ops"] if key == "iops" else t["bytes"]
+        return n * 1e9 / t["runtime_ns"]
+    if key.startswith("lat_p"):
+        return t["lat_ns"]["percentiles"][key[5:-3]]
+    return None
+
+def close(x, y):
+    return abs(x - y) <= 1e-9 * max(abs(x), abs(y))
+
+assert c["schema"] == "diskbench-compare/1", c["schema"]
+assert c["baseline"] == {"label": "before", "file": "a.json"}, c["baseline"]
+assert len(c["compared"]) == 1
+p = c["compared"][0]
+assert (p["label"], p["file"]) == ("after", "b.json"), p
+ta = {t["name"]: t for t in a["tests"]}
+tb = {t["name"]: t for t in b["tests"]}
+assert [t["name"] for t in p["tests"]] == [n for n in ta if n in tb], p["tests"]
+assert p["only_in_baseline"] == [], p["only_in_baseline"]
+assert p["only_in_this"] == ["rand-write 4k qd1"], p["only_in_this"]
+higher = {"iops": True, "bytes_per_sec": True, "lat_p50_ns": False, "lat_p99_ns": False,
+          "lat_p99.9_ns": False, "cpu_usec_per_op": False}
+ratios = []
+for t in p["tests"]:
+    assert t["comparable"] and t["mismatch"] is None, t
+    assert set(t["metrics"]) == set(higher), t["metrics"].keys()
+    for key, m in t["metrics"].items():
+        assert m["within_noise"] is None, (t["name"], key, m)   # no repeats: say nothing
+        if m["ratio"] is None:
+            assert m["before"] == 0 and m["change_pct"] is None, m
+            continue
+        assert close(m["ratio"], m["after"] / m["before"]), m
+        want = (m["ratio"] - 1) * 100 if higher[key] else (1 - m["ratio"]) * 100
+        assert close(m["change_pct"] + 100, want + 100), (key, m)
+        v = value(ta[t["name"]], key), value(tb[t["name"]], key)
+        if v[0] is None:
+            continue
+        assert close(m["before"], v[0]) and close(m["after"], v[1]), (t["name"], key, m, v)
+        assert close(m["ratio"], v[1] / v[0]), (t["name"], key, m, v)
+    ratios.append(t["metrics"]["iops"]["ratio"])
+s = p["summary"]
+g = math.exp(sum(map(math.log, ratios)) / len(ratios))
+assert s["matched"] == 2 and s["iops_ratios"] == 2, s
+assert close(s["iops_geomean_ratio"], g), (s, g)
+assert s["worst"]["iops_ratio"] == min(ratios) and s["best"]["iops_ratio"] == max(ratios), s
+assert s["repeats"] is False
+diffs = {d["key"]: (d["before"], d["after"]) for d in p["differences"]}
+assert diffs["label"] == ("before", "after"), diffs
+assert diffs["settings.runtime"] == ("100ms", "50ms"), diffs
+assert not any(k.startswith("host.") for k in diffs), diffs     # the same machine
+# The text: both labels, the differences, the table, the only-in list, the
+# footnote about --repeat; nothing wider than 100 columns.
+for want in ("baseline (before): before (a.json)", "== after (b.json) vs before ==",
+             "settings.runtime", "100ms -> 50ms", "IOPS before", "p99 before",
+             "Only in after: rand-write 4k qd1", "geometric mean ratio", "--repeat 3"):
+    assert want in text, want
+for t in p["tests"]:
+    assert any(l.startswith(t["name"] + " ") for l in text.splitlines()), t["name"]
+assert max(map(len, text.splitlines())) <= 100
+PY
+
+# Three files: each compared with the first; a result without a label is
+# named by its file.
+"$DISKBENCH" compare a.json b.json c.json --json abc.json >abc.txt || fail "compare of 3: exit $?"
+[ "$(json abc.json '[p["label"] for p in d["compared"]]')" = '["after", "c.json"]' ] ||
+	fail "compare of 3: labels $(json abc.json '[p["label"] for p in d["compared"]]')"
+[ "$(json abc.json 'd["compared"][1]["only_in_baseline"]')" = '["seq-read 1m qd1"]' ] ||
+	fail "compare of 3: only_in_baseline of c.json"
+grep -q '== c.json (c.json) vs before ==' abc.txt || fail "compare of 3: no c.json section"
+
+# --json - replaces the text; --quiet prints nothing.
+"$DISKBENCH" compare a.json b.json --json - >stdout.json || fail "--json -: exit $?"
+json stdout.json 'd["schema"]' >/dev/null || fail "--json -: stdout is not the JSON alone"
+[ -z "$("$DISKBENCH" compare --quiet a.json b.json)" ] || fail "compare --quiet printed"
+"$DISKBENCH" compare --help | grep -q 'html: not yet' || fail "compare --help lacks the formats"
+
+# A test run differently on the two sides (here: another engine) is still
+# compared, but flagged.
+python3 - b.json sync.json <<'PY' || fail "python"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["tests"][0]["engine"] = "sync"
+d["label"] = "sync"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DISKBENCH" compare a.json sync.json --json mis.json >mis.txt || fail "mismatch: exit $?"
+[ "$(json mis.json 'd["compared"][0]["tests"][0]["comparable"]')" = False ] ||
+	fail "a test run with another engine is not flagged"
+[ "$(json mis.json 'd["compared"][0]["tests"][0]["mismatch"]')" = "engine null -> sync" ] ||
+	fail "mismatch: $(json mis.json 'd["compared"][0]["tests"][0]["mismatch"]')"
+grep -q '^rand-read 4k qd1! ' mis.txt || fail "mismatch: the row is not marked"
+grep -q 'engine null -> sync' mis.txt || fail "mismatch: the text does not say why"
+
+# ---- --repeat on both sides: the noise flag follows the rule -------------------
+run r1 --label r1 --test rand-read,seq-read --qd 1,8 --runtime 30ms --repeat 3
+run r2 --label r2 --test rand-read,seq-read --qd 1,8 --runtime 30ms --repeat 3
+"$DISKBENCH" compare r1.json r2.json --json r.json >r.txt || fail "compare of repeats: exit $?"
+python3 - r1.json r2.json r.json r.txt <<'PY' || fail "compare of repeats: see above"
+import json, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+text = open(sys.argv[4]).read()
+cvkey = {"iops": "iops", "bytes_per_sec": "bytes_per_sec", "lat_p50_ns": "lat_p50_ns",
+         "lat_p99_ns": "lat_p99_ns", "cpu_usec_per_op": "cpu_usec_per_op"}
+ta = {t["name"]: t for t in a["tests"]}
+tb = {t["name"]: t for t in b["tests"]}
+p = c["compared"][0]
+assert p["summary"]["repeats"] is True
+seen = set()
+for t in p["tests"]:
+    for key, m in t["metrics"].items():
+        if key not in cvkey or m["ratio"] is None:
+            assert m["within_noise"] is None, (t["name"], key, m)
+            continue
+        cv = max(ta[t["name"]]["summary"][cvkey[key]]["cv"],
+                 tb[t["name"]]["summary"][cvkey[key]]["cv"])
+        d = abs(m["ratio"] - 1)
+        if abs(d - 2 * cv) < 1e-12:
+            continue        # on the boundary: either answer is right
+        assert m["within_noise"] == (d < 2 * cv), (t["name"], key, m, cv)
+        seen.add(m["within_noise"])
+print("within_noise values seen:", sorted(seen), file=sys.stderr)
+assert "--repeat 3" not in text      # repeats on both sides: no footnote
+if True in seen:
+    assert "~ within noise" in text
+PY
+
+# ---- bad inputs: exit 2, one line naming the problem, nothing written ---------
+head -c 700 a.json >truncated.json
+mkdir adir
+bad()
+{
+	local pat=$1
+	shift
+	expect_usage "$pat" compare "$@" --json o.json
+	ls -A | grep -q '^o\.' && fail "compare $*: wrote $(ls -A | grep '^o\.')"
+	return 0
+}
+bad "needs two results or more" a.json
+bad "needs two results or more"
+bad "missing.json: No such file or directory" a.json missing.json
+bad "adir: is a directory" adir b.json
+bad "truncated.json:[0-9]*:[0-9]*: not a JSON document" a.json truncated.json
+bad "unknown option '--bogus'" a.json b.json --bogus
+bad "html: not available yet" a.json b.json --html x.html
+expect_usage "needs a FILE" compare a.json b.json --json
+exit 0
