@@ -34,4 +34,11 @@ int cli_write_bonnie_csv(const char *path, const struct run_result *r);
  * -errno; the file appears only when that and every write succeeded. */
 int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg);
 
+/* inputs.c: read every saved result in paths[0..n) into *out (an array the
+ * caller frees with cli_free_results), all before anything is written.
+ * Returns EXIT_OK, or prints why and returns EXIT_USAGE (a bad file) or
+ * EXIT_RUNTIME (out of memory); *loaded says how many need freeing. */
+int cli_load_results(const char *const *paths, int n, struct run_result **out, int *loaded);
+void cli_free_results(struct run_result *r, int loaded);
+
 #endif

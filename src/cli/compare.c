@@ -102,29 +102,18 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args a = { 0 };
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
-	int status, loaded = 0, i, ret;
-	char err[512];
+	int status, loaded = 0, ret;
 
 	status = parse(argc, argv, &a);
 	if (status >= 0)
 		goto out;
 	status = EXIT_OK;
 
-	/* Every input is read before anything is written. */
-	r = calloc((size_t)a.nin, sizeof(*r));
-	if (!r) {
-		cli_error("out of memory");
-		status = EXIT_RUNTIME;
+	/* Every input is read before anything is written: a bad one costs no
+	 * half output. */
+	status = cli_load_results((const char *const *)a.in, a.nin, &r, &loaded);
+	if (status != EXIT_OK)
 		goto out;
-	}
-	for (loaded = 0; loaded < a.nin; loaded++) {
-		ret = result_load(a.in[loaded], &r[loaded], err, sizeof(err));
-		if (ret) {
-			cli_error("%s", err);
-			status = ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-			goto out;
-		}
-	}
 	if (compare_build(&c, r, a.in, (unsigned)a.nin)) {
 		cli_error("out of memory");
 		status = EXIT_RUNTIME;
@@ -146,9 +135,7 @@ int cmd_compare(int argc, char **argv)
 	}
 out:
 	compare_free(&c);
-	for (i = 0; i < loaded; i++)
-		result_free(&r[i]);
-	free(r);
+	cli_free_results(r, loaded);
 	free(a.in);
 	return status;
 }

@@ -147,7 +147,6 @@ int cmd_report(int argc, char **argv)
 	struct report_args a = { 0 };
 	struct run_result *r = NULL;
 	int status, loaded = 0, i, ret;
-	char err[512];
 
 	status = parse(argc, argv, &a);
 	if (status >= 0)
@@ -156,20 +155,9 @@ int cmd_report(int argc, char **argv)
 
 	/* Every input is read before anything is written: a bad one costs no
 	 * half output. */
-	r = calloc((size_t)a.nin, sizeof(*r));
-	if (!r) {
-		cli_error("out of memory");
-		status = EXIT_RUNTIME;
+	status = cli_load_results((const char *const *)a.in, a.nin, &r, &loaded);
+	if (status != EXIT_OK)
 		goto out;
-	}
-	for (loaded = 0; loaded < a.nin; loaded++) {
-		ret = result_load(a.in[loaded], &r[loaded], err, sizeof(err));
-		if (ret) {
-			cli_error("%s", err);
-			status = ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-			goto out;
-		}
-	}
 
 	if (!a.quiet && !to_stdout(a.json) && !to_stdout(a.csv) && !to_stdout(a.bonnie_csv)) {
 		for (i = 0; i < a.nin; i++) {
@@ -187,9 +175,7 @@ int cmd_report(int argc, char **argv)
 	status |= write_one("--csv", a.csv, &r[0], cli_write_csv);
 	status |= write_one("--bonnie-csv", a.bonnie_csv, &r[0], cli_write_bonnie_csv);
 out:
-	for (i = 0; i < loaded; i++)
-		result_free(&r[i]);
-	free(r);
+	cli_free_results(r, loaded);
 	free(a.in);
 	return status;
 }

@@ -5,28 +5,13 @@
 #include "compare.h"
 #include "json_writer.h"
 
-/* A double at full precision (a ratio checked against the inputs must not
- * lose digits); NaN and Inf are not JSON: null. */
-static void jw_num(struct jw *w, const char *key, double v)
-{
-	char b[40];
-
-	jw_key(w, key);
-	if (isnan(v) || isinf(v)) {
-		jw_put(w, "null");
-		return;
-	}
-	snprintf(b, sizeof(b), "%.17g", v);
-	jw_put(w, b);
-}
-
 static void json_value(struct jw *w, const char *key, const struct compare_value *v)
 {
 	jw_open(w, key, '{', true);
-	jw_num(w, "before", v->before);
-	jw_num(w, "after", v->after);
-	jw_num(w, "ratio", v->ratio);
-	jw_num(w, "change_pct", v->change_pct);
+	jw_double(w, "before", v->before);
+	jw_double(w, "after", v->after);
+	jw_double(w, "ratio", v->ratio);
+	jw_double(w, "change_pct", v->change_pct);
 	if (v->within_noise < 0)
 		jw_null(w, "within_noise");
 	else
@@ -71,8 +56,8 @@ static void json_extreme(struct jw *w, const char *key, const struct compare_pai
 	}
 	jw_open(w, key, '{', true);
 	jw_field(w, "name", p->tests[i].before->name);
-	jw_num(w, "iops_ratio", p->tests[i].m[CMP_IOPS].ratio);
-	jw_num(w, "iops_change_pct", p->tests[i].m[CMP_IOPS].change_pct);
+	jw_double(w, "iops_ratio", p->tests[i].m[CMP_IOPS].ratio);
+	jw_double(w, "iops_change_pct", p->tests[i].m[CMP_IOPS].change_pct);
 	jw_close(w, '}');
 }
 
@@ -107,12 +92,12 @@ static void json_pair(struct jw *w, const struct compare_pair *p)
 	jw_open(w, "summary", '{', false);
 	jw_u64(w, "matched", p->ntests);
 	jw_u64(w, "iops_ratios", p->nratios);
-	jw_num(w, "iops_geomean_ratio", p->geomean_iops);
-	jw_num(w, "iops_geomean_change_pct", (p->geomean_iops - 1) * 100);
+	jw_double(w, "iops_geomean_ratio", p->geomean_iops);
+	jw_double(w, "iops_geomean_change_pct", (p->geomean_iops - 1) * 100);
 	json_extreme(w, "worst", p, p->worst);
 	json_extreme(w, "best", p, p->best);
 	jw_bool(w, "repeats", p->repeats);
-	jw_num(w, "noise_k", COMPARE_NOISE_K);
+	jw_double(w, "noise_k", COMPARE_NOISE_K);
 	jw_close(w, '}');
 	jw_close(w, '}');
 }

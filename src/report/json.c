@@ -201,28 +201,13 @@ static void json_xbench(struct jw *w, const struct xbench_scores *x)
 	jw_close(w, '}');
 }
 
-/* A double in full: runs and their summary must agree to the last digit
- * (a consumer recomputes one from the other). */
-static void jw_real(struct jw *w, const char *key, double v)
-{
-	char b[64];
-
-	jw_key(w, key);
-	if (isnan(v) || isinf(v)) {
-		jw_put(w, "null");
-		return;
-	}
-	snprintf(b, sizeof(b), "%.17g", v);
-	jw_put(w, b);
-}
-
 static void json_stat(struct jw *w, const char *key, const struct run_stat *st)
 {
 	jw_open(w, key, '{', true);
-	jw_real(w, "median", st->median);
-	jw_real(w, "mean", st->mean);
-	jw_real(w, "stdev", st->stdev);
-	jw_real(w, "cv", st->cv);
+	jw_double(w, "median", st->median);
+	jw_double(w, "mean", st->mean);
+	jw_double(w, "stdev", st->stdev);
+	jw_double(w, "cv", st->cv);
 	jw_close(w, '}');
 }
 
@@ -240,13 +225,13 @@ static void json_runs(struct jw *w, const struct test_result *t)
 		jw_u64(w, "runtime_ns", run->runtime_ns);
 		jw_u64(w, "ops", run->ops);
 		jw_u64(w, "bytes", run->bytes);
-		jw_real(w, "iops", run->iops);
-		jw_real(w, "bytes_per_sec", run->bytes_per_sec);
+		jw_double(w, "iops", run->iops);
+		jw_double(w, "bytes_per_sec", run->bytes_per_sec);
 		jw_u64(w, "lat_p50_ns", run->lat_p50_ns);
 		jw_u64(w, "lat_p99_ns", run->lat_p99_ns);
-		jw_real(w, "cpu_user_pct", run->cpu_user_pct);
-		jw_real(w, "cpu_sys_pct", run->cpu_sys_pct);
-		jw_real(w, "cpu_usec_per_op", run->usec_per_op);
+		jw_double(w, "cpu_user_pct", run->cpu_user_pct);
+		jw_double(w, "cpu_sys_pct", run->cpu_sys_pct);
+		jw_double(w, "cpu_usec_per_op", run->usec_per_op);
 		if (run->dev_valid) {
 			jw_open(w, "device", '{', true);
 			jw_u64(w, "read_bytes", run->dev_read_bytes);

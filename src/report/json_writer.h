@@ -213,6 +213,21 @@ static inline void jw_fixed(struct jw *w, const char *key, double v, int decimal
 	jw_put(w, b);
 }
 
+/* A double at full precision (a figure a consumer recomputes from others
+ * must not lose digits); NaN and Inf are not JSON: null. */
+static inline void jw_double(struct jw *w, const char *key, double v)
+{
+	char b[40];
+
+	jw_key(w, key);
+	if (isnan(v) || isinf(v)) {
+		jw_put(w, "null");
+		return;
+	}
+	snprintf(b, sizeof(b), "%.17g", v);
+	jw_put(w, b);
+}
+
 static inline void jw_bool(struct jw *w, const char *key, bool v)
 {
 	jw_key(w, key);
