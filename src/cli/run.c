@@ -462,8 +462,8 @@ int cmd_run(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			goto out_profile;
 		}
-		result_add_warning(&r, "%s refuses O_DIRECT (%s): tests run buffered, and "
-				   "their page-cache pages are dropped before each test",
+		result_add_warning(&r, "%s refuses O_DIRECT (%s): tests run buffered, as if "
+				   "their file were larger than RAM (see --buffered)",
 				   ti.path, ti.fs_type[0] ? ti.fs_type : "unknown fs");
 		direct = 0;
 		for (unsigned i = 0; i < plan.n; i++)

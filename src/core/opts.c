@@ -77,7 +77,7 @@ static const struct opt_def opt_table[] = {
 	{ "direct", NULL, OPT_SET_INT, F(direct), NONE, 1, 0, true, SC_TEST,
 	  "O_DIRECT: bypass the page cache (default)" },
 	{ "buffered", NULL, OPT_SET_INT, F(direct), NONE, 0, 0, false, SC_TEST,
-	  "go through the page cache (its pages are dropped before each test)" },
+	  "go through the page cache as if the file were larger than RAM (drop-behind)" },
 	{ "char-mode", "stdio|syscall", OPT_CHOICE, F(char_mode), NONE, 0, 0, true, SC_TEST,
 	  "char-*: putc/getc through stdio (default) or one-byte read/write" },
 	{ "files", "N", OPT_COUNT, F(files), NONE, 1, 1u << 30, true, SC_TEST,

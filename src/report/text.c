@@ -468,9 +468,9 @@ static void text_notes(struct tw *w, const struct test_result *t)
 	char a[32], b[32];
 
 	if (t->drop_behind)
-		tw_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: pages "
-			"dropped behind its reads, its writes flushed inside the window",
-			FLD(t->name));
+		tw_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: what it "
+			"reads or writes is dropped from the page cache behind it, and its writes "
+			"reach the device inside the window", FLD(t->name));
 	else if (!t->direct)
 		tw_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
 	if (t->cached)
