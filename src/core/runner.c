@@ -691,9 +691,10 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 	}
 }
 
-/* Drop-behind writers flush inside their windows, after the runtime: the
- * device counters' end sample waits for every window to close (or for the
- * workers to end, or a stop). */
+/* A window closes at the first completion after the runtime, later still
+ * for a drop-behind writer, which flushes inside it: the device counters'
+ * end sample waits for every window to close (or the workers to end, or a
+ * stop), so it covers what the windows counted. */
 static void wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
 			 const unsigned *finished)
 {
@@ -799,8 +800,7 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp);
 			target_dev_counters(ti, &c0);
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
-			if (out->drop_behind && wl_writes(spec->wl))
-				wait_windows(spec, ws, n, &finished);
+			wait_windows(spec, ws, n, &finished);
 			target_dev_counters(ti, &c1);
 		}
 	}
