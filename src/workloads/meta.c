@@ -107,11 +107,12 @@ static void meta_name(const struct meta_state *st, uint32_t i, char name[NAME_LE
 static int meta_parse(const struct meta_state *st, const char *name, uint32_t *i)
 {
 	size_t len = strlen(name);
-	const char *num = st->rand_first ? name + len - NUM_LEN : name;
+	const char *num;
 	uint64_t v = 0;
 
 	if (len < NUM_LEN || len > NAME_LEN)
 		return -1;
+	num = st->rand_first ? name + len - NUM_LEN : name;
 	for (unsigned k = 0; k < NUM_LEN; k++) {
 		char c = num[k];
 
