@@ -1,7 +1,11 @@
 #!/bin/sh
-# bootstrap.sh - install the build dependencies (Debian), then configure and build.
+# bootstrap.sh - install the build dependencies (Debian), then configure and build
+# in build/ (out of the source tree, so that tests/check.sh's own out-of-tree
+# builds still work in the same clone: automake refuses a VPATH build once the
+# source directory itself is configured).
 # Usage: ./bootstrap.sh [configure options]    (as root, or with sudo available)
 #        ./bootstrap.sh --deps                 only install packages and make ./configure
+# The program is then build/diskbench.
 set -eu
 cd "$(dirname "$0")"
 
@@ -26,5 +30,13 @@ if ! [ configure -nt configure.ac ] || ! [ Makefile.in -nt Makefile.am ]; then
 	autoreconf -fi
 fi
 [ "${1:-}" = --deps ] && exit 0
-[ -f Makefile ] || ./configure "$@"
+if [ -f config.status ]; then
+	# An in-tree build made by an older bootstrap.sh: it would break every
+	# out-of-tree build (ours and tests/check.sh's).
+	echo "bootstrap: removing the in-tree build of an older bootstrap.sh (make distclean)"
+	make distclean >/dev/null
+fi
+mkdir -p build
+cd build
+[ -f Makefile ] || ../configure "$@"
 make -j"$(nproc)"

@@ -99,6 +99,8 @@ RESULTS=${RESULTS:-}
 
 if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
 	DISKBENCH=$(pwd)/diskbench
+elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
+	DISKBENCH=$(pwd)/build/diskbench
 fi
 need_diskbench
 

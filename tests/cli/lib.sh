@@ -49,6 +49,8 @@ need_diskbench()
 	if [ -z "${DISKBENCH:-}" ]; then
 		if [ -x "$LIB_DIR/../../diskbench" ]; then
 			DISKBENCH=$(cd "$LIB_DIR/../.." && pwd)/diskbench
+		elif [ -x "$LIB_DIR/../../build/diskbench" ]; then
+			DISKBENCH=$(cd "$LIB_DIR/../../build" && pwd)/diskbench
 		else
 			DISKBENCH=$(command -v diskbench || true)
 		fi
