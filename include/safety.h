@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "target.h"
 
@@ -22,7 +23,10 @@ struct safety_verdict {
  * not given, "" for a plain --destructive, and the device path for
  * --destructive=DEV. The rules (DESIGN.md section 5):
  *  - a directory: always (its own scratch files; fill is checked apart);
- *  - a regular file: only with --destructive;
+ *  - a regular file: only with --destructive, and never when it is active
+ *    swap or backs a loop device that is mounted, swap or held; one that
+ *    backs an unused loop device or carries a signature is refused unless
+ *    destructive names this exact file (see safety_file_holds_data);
  *  - a block device: only with --destructive, and never when it or any of
  *    its partitions is mounted, is active swap, or has holders (LVM, md,
  *    dm-crypt, bcache) - those are not overridable; a file-system,
@@ -34,6 +38,17 @@ struct safety_verdict {
  */
 int safety_check_writes(const struct target_info *t, const char *destructive,
 			struct safety_verdict *v);
+
+/*
+ * Does the regular file st (open for reading as fd) hold data that a
+ * benchmark or a report must not overwrite? It does when it is an active
+ * swap file, backs a loop device (found by device and inode, whatever its
+ * name), or carries a file-system, partition-table or RAID signature. Fills
+ * v: allowed when none holds; else the reason ("it backs /dev/loop3, and
+ * /dev/loop3 is mounted on /mnt"), overridable unless it is swap or its
+ * loop device is in use. Returns 0, or -errno when the probe could not run.
+ */
+int safety_file_holds_data(int fd, const struct stat *st, struct safety_verdict *v);
 
 /*
  * For a directory: would writing need_bytes leave the file system more than

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -147,7 +149,7 @@ static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
  * device number through /sys/dev/block/MAJ:MIN, never by name, so a symlink,
  * a /dev/mapper alias or a renamed node all land on the same sysfs entry.
  */
-static int collect(const struct target_info *t, struct sdevs *s)
+static int collect(const char *path, struct sdevs *s)
 {
 	char sysdir[64], dest[PATH_MAX], p[PATH_MAX];
 	struct sdev *d = &s->d[0];
@@ -160,14 +162,14 @@ static int collect(const struct target_info *t, struct sdevs *s)
 
 	memset(d, 0, sizeof(*d));
 	s->n = 1;
-	if (stat(t->resolved, &st) < 0)
+	if (stat(path, &st) < 0)
 		return -errno;
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
 	d->dev = st.st_rdev;
 	d->has_node = true;
-	snprintf(d->path, sizeof(d->path), "%s", t->resolved);
-	snprintf(s->disk_path, sizeof(s->disk_path), "%s", t->resolved);
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	snprintf(s->disk_path, sizeof(s->disk_path), "%s", path);
 
 	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
 	n = readlink(sysdir, dest, sizeof(dest) - 1);
@@ -466,48 +468,62 @@ static bool names_device(const char *arg, const char *resolved, dev_t dev)
 	return node_is(arg, dev);
 }
 
+/*
+ * The rules no flag overrides, strongest first: is one of s mounted, active
+ * swap, held by another block device, or claimed exclusively? Fills v and
+ * returns 1 when so, 0 when none holds.
+ */
+static int block_in_use(const struct sdevs *s, struct safety_verdict *v)
+{
+	char what[384], holders[320];
+	unsigned i;
+	int ret;
+
+	ret = find_mounted(s, what, sizeof(what));
+	if (ret >= 0) {
+		verdict(v, false, false, "%s is mounted on %s", s->d[ret].path, what);
+		return 1;
+	}
+	ret = find_swap(s, true, 0, 0);
+	if (ret >= 0) {
+		verdict(v, false, false, "%s is active swap", s->d[ret].path);
+		return 1;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (list_holders(&s->d[i], holders, sizeof(holders))) {
+			verdict(v, false, false, "%s is held by %s", s->d[i].path, holders);
+			return 1;
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		if (busy(&s->d[i])) {
+			verdict(v, false, false, "%s is in use: the kernel refuses exclusive "
+				"access (mounted elsewhere, swap, or claimed by a program)",
+				s->d[i].path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int check_block(const struct target_info *t, const char *destructive,
 		       struct safety_verdict *v)
 {
 	static struct sdevs s;	/* PATH_MAX per partition: too big for a stack */
-	char what[384], holders[320];
+	char what[384];
 	const char *self = t->resolved;
 	unsigned i;
 	int ret, sig = -1;
 	bool named;
 
-	ret = collect(t, &s);
+	ret = collect(t->resolved, &s);
 	if (ret) {
 		verdict(v, false, false, "cannot list %s and its partitions: %s", self,
 			strerror(-ret));
 		return ret;
 	}
-
-	/* Never overridable, strongest first. */
-	ret = find_mounted(&s, what, sizeof(what));
-	if (ret >= 0) {
-		verdict(v, false, false, "%s is mounted on %s", s.d[ret].path, what);
+	if (block_in_use(&s, v))
 		return 0;
-	}
-	ret = find_swap(&s, true, 0, 0);
-	if (ret >= 0) {
-		verdict(v, false, false, "%s is active swap", s.d[ret].path);
-		return 0;
-	}
-	for (i = 0; i < s.n; i++) {
-		if (list_holders(&s.d[i], holders, sizeof(holders))) {
-			verdict(v, false, false, "%s is held by %s", s.d[i].path, holders);
-			return 0;
-		}
-	}
-	for (i = 0; i < s.n; i++) {
-		if (busy(&s.d[i])) {
-			verdict(v, false, false, "%s is in use: the kernel refuses exclusive "
-				"access (mounted elsewhere, swap, or claimed by a program)",
-				s.d[i].path);
-			return 0;
-		}
-	}
 
 	named = destructive && destructive[0];
 	if (named && !names_device(destructive, self, s.d[0].dev)) {
@@ -544,31 +560,141 @@ static int check_block(const struct target_info *t, const char *destructive,
 	return 0;
 }
 
+/*
+ * The loop device whose backing file is the inode st names, into loop
+ * ("/dev/loop3"). The kernel's own record (LOOP_GET_STATUS64: device and
+ * inode of the backing file) decides, so a renamed or re-linked image is
+ * still found; a loop device without a node falls back to the path sysfs
+ * shows. Returns 1 found, 0 none.
+ */
+static int find_loop_backing(const struct stat *st, char *loop, size_t looplen)
+{
+	struct loop_info64 li;
+	struct dirent *de;
+	struct stat bs;
+	char p[PATH_MAX], backing[PATH_MAX];
+	DIR *dir = opendir("/sys/block");
+	int fd, found = 0;
+
+	if (!dir)
+		return 0;
+	while (!found && (de = readdir(dir))) {
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
+		if (read_line(p, backing, sizeof(backing)))
+			continue;	/* not bound to a file */
+		snprintf(loop, looplen, "/dev/%s", de->d_name);
+		fd = open(loop, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			if (!ioctl(fd, LOOP_GET_STATUS64, &li))
+				found = li.lo_device == st->st_dev && li.lo_inode == st->st_ino;
+			close(fd);
+			if (found)
+				break;
+			continue;
+		}
+		found = !stat(backing, &bs) && bs.st_dev == st->st_dev && bs.st_ino == st->st_ino;
+	}
+	closedir(dir);
+	return found;
+}
+
+/* A file-system, partition-table or RAID signature in the regular file fd
+ * (open for reading), described into out. 1 found, 0 none, -errno. */
+static int file_signature(int fd, char *out, size_t outlen)
+{
+	static struct sdevs s;	/* one entry: the file, probed through fd */
+
+	memset(&s.d[0], 0, sizeof(s.d[0]));
+	s.n = 1;
+	snprintf(s.disk_path, sizeof(s.disk_path), "/proc/self/fd/%d", fd);
+	return probe_signature(&s, &s.d[0], out, outlen);
+}
+
+int safety_file_holds_data(int fd, const struct stat *st, struct safety_verdict *v)
+{
+	static struct sdevs s;
+	char loop[PATH_MAX], what[384];
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	if (find_swap(NULL, false, st->st_dev, st->st_ino) >= 0) {
+		verdict(v, false, false, "it is an active swap file");
+		return 0;
+	}
+	if (find_loop_backing(st, loop, sizeof(loop))) {
+		ret = collect(loop, &s);
+		if (!ret && block_in_use(&s, v)) {
+			/* "it backs /dev/loop3, and /dev/loop3 is mounted on /mnt" */
+			snprintf(what, sizeof(what), "%s", v->reason);
+			verdict(v, false, false, "it backs %s, and %s", loop, what);
+			return 0;
+		}
+		verdict(v, false, true, "it backs the loop device %s", loop);
+		return 0;
+	}
+	ret = file_signature(fd, what, sizeof(what));
+	if (ret < 0) {
+		verdict(v, false, false, "it cannot be probed for signatures: %s", strerror(-ret));
+		return ret;
+	}
+	if (ret) {
+		verdict(v, false, true, "%s found in it", what);
+		return 0;
+	}
+	verdict(v, true, false, "no loop device, swap or signature");
+	return 0;
+}
+
 static int check_file(const struct target_info *t, const char *destructive,
 		      struct safety_verdict *v)
 {
+	struct safety_verdict held;
 	struct stat st;
+	bool named;
+	int fd, ret;
 
-	if (stat(t->resolved, &st) < 0) {
-		verdict(v, false, false, "cannot stat %s: %s", t->resolved, strerror(errno));
-		return -errno;
+	fd = open(t->resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		verdict(v, false, false, "cannot open %s: %s", t->resolved, strerror(-ret));
+		if (fd >= 0)
+			close(fd);
+		return ret;
 	}
-	/* The kernel already refuses writes to an active swap file; say so
-	 * plainly rather than fail half-way through a test. */
-	if (find_swap(NULL, false, st.st_dev, st.st_ino) >= 0) {
-		verdict(v, false, false, "%s is an active swap file", t->resolved);
+	ret = safety_file_holds_data(fd, &st, &held);
+	close(fd);
+	if (ret) {
+		verdict(v, false, false, "%s: %s", t->resolved, held.reason);
+		return ret;
+	}
+	/* Never overridable: an active swap file (the kernel refuses writes
+	 * to it anyway), an image under a mounted or claimed loop device. */
+	if (!held.allowed && !held.overridable) {
+		verdict(v, false, false, "%s: %s", t->resolved, held.reason);
+		return 0;
+	}
+	named = destructive && destructive[0];
+	if (named && !names_device(destructive, t->resolved, (dev_t)-1)) {
+		verdict(v, false, false, "--destructive names %s, not %s", destructive,
+			t->resolved);
+		return 0;
+	}
+	if (!held.allowed && !named) {
+		verdict(v, false, true, "%s: %s; to overwrite it, name the file: "
+			"--destructive=%s", t->resolved, held.reason, t->resolved);
 		return 0;
 	}
 	if (!destructive) {
 		verdict(v, false, false, "an existing file is only written with --destructive");
 		return 0;
 	}
-	if (destructive[0] && !names_device(destructive, t->resolved, (dev_t)-1)) {
-		verdict(v, false, false, "--destructive names %s, not %s", destructive,
-			t->resolved);
-		return 0;
-	}
-	verdict(v, true, false, "--destructive given: the file will be overwritten");
+	if (!held.allowed)
+		verdict(v, true, true, "--destructive names %s: it will be overwritten, though "
+			"%s", t->resolved, held.reason);
+	else
+		verdict(v, true, false, "--destructive given: the file will be overwritten");
 	return 0;
 }
 
