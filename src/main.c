@@ -4,7 +4,7 @@
 
 #include "cli/cli.h"
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
@@ -18,4 +18,15 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	/* No subcommand: "diskbench [OPTIONS] [TARGET]" is a run. */
 	return cmd_run(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	int status = dispatch(argc, argv);
+
+	/* What was printed must have arrived: a failure to write stdout
+	 * turns success into a runtime failure. */
+	if (cli_close_stdout() != EXIT_OK && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	return status;
 }

@@ -2,8 +2,10 @@
 #ifndef DISKBENCH_CLI_H
 #define DISKBENCH_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "outfile.h"
 #include "result.h"
 
 /* Exit statuses (DESIGN.md section 2). */
@@ -24,15 +26,36 @@ int cmd_compare(int argc, char **argv);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write the JSON report to path ("-" = stdout) all or nothing: a file is
- * written beside its final name and renamed into place. 0 or -errno. */
-int cli_write_json(const char *path, const struct run_result *r);
-int cli_write_csv(const char *path, const struct run_result *r);
-int cli_write_bonnie_csv(const char *path, const struct run_result *r);
+/* One report file a subcommand may write: its option, the path given (NULL:
+ * not asked for), what renders the document. */
+struct cli_output {
+	const char *opt;	/* "--json" */
+	const char *path;
+	int (*render)(FILE *f, const void *arg);	/* 0 or -errno */
+	struct outfile_id id;	/* filled by cli_check_outputs */
+	bool to_stdout;		/* "-", /dev/stdout, ...: the text report gives way */
+};
 
-/* The same for any document: render(f, arg) writes it and returns 0 or
- * -errno; the file appears only when that and every write succeeded. */
-int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg);
+/* Check every output of o[0..n) before anything runs (outfile_check): a
+ * device, a directory, a planted symlink, a disk image, a directory that
+ * cannot take the file, two documents on one stdout or two outputs naming
+ * one file are refused with one line. Returns EXIT_OK, EXIT_USAGE or
+ * EXIT_REFUSED (said why); *on_stdout says whether a document goes to
+ * stdout. */
+int cli_check_outputs(struct cli_output *o, int n, bool *on_stdout);
+
+/* Render each output asked for into memory and write it all or nothing
+ * (outfile_write); one that fails is named and the others still written.
+ * Returns EXIT_OK or EXIT_RUNTIME. */
+int cli_write_outputs(const struct cli_output *o, int n, const void *arg);
+
+/* The run's three outputs (--json, --csv, --bonnie-csv) of a run_result. */
+void cli_result_outputs(struct cli_output o[3], const char *json, const char *csv,
+			const char *bonnie_csv);
+
+/* Flush stdout and say so when it failed (a full disk, a closed pipe).
+ * Returns EXIT_OK or EXIT_RUNTIME. */
+int cli_close_stdout(void);
 
 /* inputs.c: read every saved result in paths[0..n) into *out (an array the
  * caller frees with cli_free_results), all before anything is written.

@@ -102,12 +102,17 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args a = { 0 };
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
+	struct cli_output out = { .opt = "--json", .render = render_json };
+	bool on_stdout;
 	int status, loaded = 0, ret;
 
 	status = parse(argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	status = EXIT_OK;
+	out.path = a.json;
+	status = cli_check_outputs(&out, 1, &on_stdout);
+	if (status != EXIT_OK)
+		goto out;
 
 	/* Every input is read before anything is written: a bad one costs no
 	 * half output. */
@@ -119,20 +124,15 @@ int cmd_compare(int argc, char **argv)
 		status = EXIT_RUNTIME;
 		goto out;
 	}
-	if (!a.quiet && !(a.json && !strcmp(a.json, "-"))) {
+	if (!a.quiet && !on_stdout) {
 		ret = report_compare_text(stdout, &c);
 		if (ret) {
 			cli_error("stdout: %s", strerror(-ret));
 			status = EXIT_RUNTIME;
 		}
 	}
-	if (a.json) {
-		ret = cli_write_file(a.json, render_json, &c);
-		if (ret) {
-			cli_error("--json %s: %s", a.json, strerror(-ret));
-			status = EXIT_RUNTIME;
-		}
-	}
+	if (cli_write_outputs(&out, 1, &c) != EXIT_OK)
+		status = EXIT_RUNTIME;
 out:
 	compare_free(&c);
 	cli_free_results(r, loaded);

@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,21 +64,6 @@ static void verdict(const struct target_info *t, const char *destructive,
 		v->allowed = false;
 }
 
-/* Fail before probing when the JSON file could not be written anyway. */
-static int check_output(const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (!strcmp(path, "-"))
-		return 0;
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (access(dirname(dir), W_OK)) {
-		cli_error("--json: cannot write to '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -91,7 +75,9 @@ int cmd_info(int argc, char **argv)
 	static struct target_info t;
 	struct safety_verdict now, with;
 	struct info_doc doc = { &t, &now, &with };
-	const char *json = NULL, *destructive = NULL;
+	struct cli_output out = { .opt = "--json", .render = render_json };
+	const char *destructive = NULL;
+	bool on_stdout = false;
 	char err[512];
 	int c, ret;
 
@@ -100,7 +86,7 @@ int cmd_info(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = optarg;
+			out.path = optarg;
 			break;
 		case 'd':
 			destructive = optarg ? optarg : "";
@@ -123,8 +109,9 @@ int cmd_info(int argc, char **argv)
 		cli_error(optind >= argc ? "info: no TARGET given" : "info: one TARGET only");
 		goto bad_usage;
 	}
-	if (json && check_output(json))
-		return EXIT_USAGE;
+	ret = cli_check_outputs(&out, 1, &on_stdout);
+	if (ret != EXIT_OK)
+		return ret;
 
 	ret = target_probe(argv[optind], &t, err, sizeof(err));
 	if (ret) {
@@ -138,15 +125,10 @@ int cmd_info(int argc, char **argv)
 	else
 		with = now;
 
-	if (json) {
-		ret = cli_write_file(json, render_json, &doc);
-		if (ret) {
-			cli_error("--json %s: %s", json, strerror(-ret));
-			return EXIT_RUNTIME;
-		}
-		if (!strcmp(json, "-"))
-			return EXIT_OK;
-	}
+	if (cli_write_outputs(&out, 1, &doc) != EXIT_OK)
+		return EXIT_RUNTIME;
+	if (on_stdout)
+		return EXIT_OK;
 	ret = report_info_text(stdout, &t, &now, &with);
 	if (ret) {
 		cli_error("writing the report: %s", strerror(-ret));

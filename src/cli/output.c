@@ -1,14 +1,12 @@
 /* output.c - how the CLI speaks: error lines and all-or-nothing report files. */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "report.h"
 
 void cli_error(const char *fmt, ...)
@@ -33,66 +31,107 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int write_direct(const char *path, int (*render)(FILE *, const void *), const void *arg)
+/* The document, rendered into memory first: a renderer that fails half-way
+ * leaves no half file, and the file is written in one go. */
+static int render_mem(const struct cli_output *o, const void *arg, char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = open_memstream(buf, len);
 	int ret;
 
 	if (!f)
 		return -errno;
-	ret = render(f, arg);
+	ret = o->render(f, arg);
 	if (fclose(f) && !ret)
 		ret = -errno;
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
 	return ret;
 }
 
-int cli_write_file(const char *path, int (*render)(FILE *, const void *), const void *arg)
+/* A refusal for safety (a planted symlink, a disk image) or bad usage. */
+static int output_status(int ret)
 {
-	char tmp[PATH_MAX], real[PATH_MAX];
-	struct stat st;
-	FILE *f;
-	int ret, fd;
+	return ret == -EPERM || ret == -EBUSY ? EXIT_REFUSED : EXIT_USAGE;
+}
 
-	if (!strcmp(path, "-")) {
-		ret = render(stdout, arg);
-		if (fflush(stdout) && !ret)
-			ret = -errno;
-		return ret;
+int cli_check_outputs(struct cli_output *o, int n, bool *on_stdout)
+{
+	struct outfile_id out;
+	char err[512];
+	int i, k, ret, first = -1;
+
+	*on_stdout = false;
+	outfile_check("-", &out, err, sizeof(err));
+	for (i = 0; i < n; i++) {
+		if (!o[i].path)
+			continue;
+		ret = outfile_check(o[i].path, &o[i].id, err, sizeof(err));
+		if (ret) {
+			/* what it is ("is a block device") reads on its own;
+			 * a missing or closed directory needs the context */
+			cli_error("%s %s: %s%s", o[i].opt, o[i].path,
+				  ret == -EPERM || ret == -EBUSY || ret == -EINVAL ||
+				  ret == -EISDIR ? "" : "cannot write there: ", err);
+			return output_status(ret);
+		}
+		/* /dev/stdout, /dev/fd/1 and "-" are one place */
+		o[i].to_stdout = o[i].id.kind == OUTFILE_STDOUT || outfile_same(&o[i].id, &out);
+		if (o[i].to_stdout) {
+			if (first >= 0) {
+				cli_error("%s %s and %s %s: two documents on one stdout; send one "
+					  "of them to a file", o[first].opt, o[first].path,
+					  o[i].opt, o[i].path);
+				return EXIT_USAGE;
+			}
+			first = i;
+			*on_stdout = true;
+		}
+		for (k = 0; k < i; k++) {
+			if (o[k].path && !o[i].to_stdout && outfile_same(&o[k].id, &o[i].id)) {
+				cli_error("%s %s and %s %s: both name the same file", o[k].opt,
+					  o[k].path, o[i].opt, o[i].path);
+				return EXIT_USAGE;
+			}
+		}
 	}
-	/* A device, FIFO or socket (/dev/null, /dev/stdout, a pipe) is written
-	 * as it is: a rename over it would replace it with a regular file. */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return write_direct(path, render, arg);
-	/* Through a symlink, replace the file it points to, not the link. */
-	if (!stat(path, &st) && realpath(path, real))
-		path = real;
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		return ret;
+	return EXIT_OK;
+}
+
+int cli_write_outputs(const struct cli_output *o, int n, const void *arg)
+{
+	char err[512], *buf;
+	size_t len;
+	int i, ret, status = EXIT_OK;
+
+	for (i = 0; i < n; i++) {
+		if (!o[i].path)
+			continue;
+		ret = render_mem(&o[i], arg, &buf, &len);
+		if (!ret) {
+			ret = outfile_write(o[i].path, buf, len, err, sizeof(err));
+			free(buf);
+		} else {
+			snprintf(err, sizeof(err), "%s", strerror(-ret));
+		}
+		if (ret) {
+			cli_error("%s %s: %s", o[i].opt, o[i].path, err);
+			status = EXIT_RUNTIME;
+		}
 	}
-	ret = render(f, arg);
-	if (fflush(f) && !ret)
-		ret = -errno;
-	if (!ret && fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	/* mkstemp made it 0600; a report is for sharing. */
-	if (!ret && chmod(tmp, 0644))
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return status;
+}
+
+int cli_close_stdout(void)
+{
+	/* A full disk or a closed pipe shows only now, on the last flush
+	 * (util-linux's close_stdout does the same). */
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_error("writing to stdout: %s", errno ? strerror(errno) : "I/O error");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 static int render_json(FILE *f, const void *r)
@@ -100,19 +139,9 @@ static int render_json(FILE *f, const void *r)
 	return report_json(f, r);
 }
 
-int cli_write_json(const char *path, const struct run_result *r)
-{
-	return cli_write_file(path, render_json, r);
-}
-
 static int render_csv(FILE *f, const void *r)
 {
 	return report_csv(f, r);
-}
-
-int cli_write_csv(const char *path, const struct run_result *r)
-{
-	return cli_write_file(path, render_csv, r);
 }
 
 static int render_bonnie_csv(FILE *f, const void *r)
@@ -120,7 +149,11 @@ static int render_bonnie_csv(FILE *f, const void *r)
 	return report_bonnie_csv(f, r);
 }
 
-int cli_write_bonnie_csv(const char *path, const struct run_result *r)
+void cli_result_outputs(struct cli_output o[3], const char *json, const char *csv,
+			const char *bonnie_csv)
 {
-	return cli_write_file(path, render_bonnie_csv, r);
+	o[0] = (struct cli_output){ .opt = "--json", .path = json, .render = render_json };
+	o[1] = (struct cli_output){ .opt = "--csv", .path = csv, .render = render_csv };
+	o[2] = (struct cli_output){ .opt = "--bonnie-csv", .path = bonnie_csv,
+				    .render = render_bonnie_csv };
 }

@@ -122,36 +122,22 @@ static int parse(int argc, char **argv, struct report_args *a)
 	return -1;
 }
 
-static bool to_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
-
-/* Write one file report; 0 or EXIT_RUNTIME (said why). */
-static int write_one(const char *opt, const char *path, const struct run_result *r,
-		     int (*write)(const char *, const struct run_result *))
-{
-	int ret;
-
-	if (!path)
-		return 0;
-	ret = write(path, r);
-	if (!ret)
-		return 0;
-	cli_error("%s %s: %s", opt, path, strerror(-ret));
-	return EXIT_RUNTIME;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
 	struct run_result *r = NULL;
+	struct cli_output outs[3];
+	bool on_stdout;
 	int status, loaded = 0, i, ret;
 
 	status = parse(argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	status = EXIT_OK;
+	/* Where the documents go is checked before anything is read. */
+	cli_result_outputs(outs, a.json, a.csv, a.bonnie_csv);
+	status = cli_check_outputs(outs, 3, &on_stdout);
+	if (status != EXIT_OK)
+		goto out;
 
 	/* Every input is read before anything is written: a bad one costs no
 	 * half output. */
@@ -159,7 +145,7 @@ int cmd_report(int argc, char **argv)
 	if (status != EXIT_OK)
 		goto out;
 
-	if (!a.quiet && !to_stdout(a.json) && !to_stdout(a.csv) && !to_stdout(a.bonnie_csv)) {
+	if (!a.quiet && !on_stdout) {
 		for (i = 0; i < a.nin; i++) {
 			if (i)
 				putchar('\n');
@@ -171,9 +157,7 @@ int cmd_report(int argc, char **argv)
 			}
 		}
 	}
-	status |= write_one("--json", a.json, &r[0], cli_write_json);
-	status |= write_one("--csv", a.csv, &r[0], cli_write_csv);
-	status |= write_one("--bonnie-csv", a.bonnie_csv, &r[0], cli_write_bonnie_csv);
+	status = cli_write_outputs(outs, 3, &r[0]);
 out:
 	cli_free_results(r, loaded);
 	free(a.in);

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -140,27 +139,6 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* A --json FILE whose directory we cannot write fails now, not after a
- * minute of measuring. */
-static int check_output(const char *opt, const char *path, char *err, size_t errlen)
-{
-	char dir[PATH_MAX];
-
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (access(dirname(dir), W_OK)) {
-		snprintf(err, errlen, "%s: cannot write to '%s': %s", opt, path, strerror(errno));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static bool to_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
-
 /* O_DIRECT is an open flag that some file systems (tmpfs, some FUSE) refuse. */
 static bool direct_works(const char *path)
 {
@@ -290,8 +268,9 @@ int cmd_run(int argc, char **argv)
 	struct safety_verdict writes;
 	struct xbench_baseline baseline;
 	struct plan_in in;
+	struct cli_output outs[3];
 	char err[512], data[PATH_MAX], scratch[PATH_MAX];
-	bool progress, failed = false;
+	bool progress, failed = false, on_stdout;
 	uint64_t size = 0;
 	size_t npos;
 	int direct, ret, status = EXIT_OK, claim = -1;
@@ -346,13 +325,16 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_profile;
 	}
-	if (check_cpus(&s, err, sizeof(err)) || check_output("--json", s.json, err, sizeof(err)) ||
-	    check_output("--csv", s.csv, err, sizeof(err)) ||
-	    check_output("--bonnie-csv", s.bonnie_csv, err, sizeof(err))) {
+	if (check_cpus(&s, err, sizeof(err))) {
 		cli_error("%s", err);
 		ret = EXIT_USAGE;
 		goto out_profile;
 	}
+	/* Where the reports go is checked before a minute of measuring. */
+	cli_result_outputs(outs, s.json, s.csv, s.bonnie_csv);
+	ret = cli_check_outputs(outs, 3, &on_stdout);
+	if (ret != EXIT_OK)
+		goto out_profile;
 	if (s.drop_caches && geteuid() != 0) {
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
 		ret = EXIT_USAGE;
@@ -603,30 +585,10 @@ int cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < r.nwarnings; i++)
 		cli_warn("%s", r.warnings[i]);
 	if (status == EXIT_OK || status == 128 + SIGINT) {
-		if (!s.quiet && !to_stdout(s.json) && !to_stdout(s.csv) &&
-		    !to_stdout(s.bonnie_csv))
+		if (!s.quiet && !on_stdout)
 			report_text(stdout, &r);
-		if (s.json) {
-			ret = cli_write_json(s.json, &r);
-			if (ret) {
-				cli_error("--json %s: %s", s.json, strerror(-ret));
-				status = EXIT_RUNTIME;
-			}
-		}
-		if (s.csv) {
-			ret = cli_write_csv(s.csv, &r);
-			if (ret) {
-				cli_error("--csv %s: %s", s.csv, strerror(-ret));
-				status = EXIT_RUNTIME;
-			}
-		}
-		if (s.bonnie_csv) {
-			ret = cli_write_bonnie_csv(s.bonnie_csv, &r);
-			if (ret) {
-				cli_error("--bonnie-csv %s: %s", s.bonnie_csv, strerror(-ret));
-				status = EXIT_RUNTIME;
-			}
-		}
+		if (cli_write_outputs(outs, 3, &r) != EXIT_OK)
+			status = EXIT_RUNTIME;
 		if (failed && status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}

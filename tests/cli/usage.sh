@@ -30,7 +30,7 @@ expect_usage "no such file or directory" "$TMP_DIR/does-not-exist"
 expect_usage "character device" /dev/null
 mkfifo fifo
 expect_usage "FIFO" fifo
-expect_usage "--json: cannot write" --json /nonexistent-dir/x.json .
+expect_usage "--json /nonexistent-dir/x.json: cannot write there" --json /nonexistent-dir/x.json .
 expect_usage "not a multiple of the target's logical block size" --bs 1000 --test rand-read .
 expect_usage "--buffered: the libaio engine only works with O_DIRECT" --engine libaio --buffered .
 rm -f fifo
