@@ -212,6 +212,26 @@ before=$(sum "$F")
 expect 0 "" - "${W[@]}" --destructive "$F"
 [ "$(sum "$F")" != "$before" ] || fail "--destructive seq-write did not write $F"
 
+# j) a file that backs a loop device: refused with plain --destructive,
+# allowed only when named while the loop device is unused, never while
+# it is mounted; a file with a file-system signature likewise.
+F=$T/backing.img
+dd if=/dev/zero of="$F" bs=1M count=16 status=none || fail "cannot write $F"
+FL=$(losetup -f --show "$F") || fail "losetup $F"
+at_exit "losetup -d '$FL' 2>/dev/null || true"
+expect 3 "backs the loop device $FL; to overwrite it, name the file" "$F" "${W[@]}" --destructive "$F"
+expect 3 "names $T/other, not $F" "$F" "${W[@]}" --destructive="$T/other" "$F"
+expect 0 "" - "${W[@]}" --destructive="$F" "$F"
+mkfs.ext4 -q -F "$FL" || fail "mkfs.ext4 $FL"
+mount -o ro "$FL" "$MNT" || fail "mount -o ro $FL"
+expect 3 "it backs $FL, and $FL is mounted on $MNT" "$F" "${W[@]}" --destructive="$F" "$F"
+expect 3 "it backs $FL, and $FL is mounted" "$F" "${W[@]}" --destructive "$F"
+unmount "$MNT" || fail "umount $MNT"
+lib_detach_loop "$FL" || fail "losetup -d $FL"
+expect 3 "ext4 file system signature found in it; to overwrite it, name the file" "$F" \
+	"${W[@]}" --destructive "$F"
+expect 0 "" - "${W[@]}" --destructive="$F" "$F"
+
 # i) a directory: refused when the run would fill its file system.
 FS=$T/tmpfs
 mkdir "$FS"
