@@ -39,8 +39,6 @@ struct test_spec {
 	const volatile sig_atomic_t *stop;
 
 	/* WL_OPS workloads only (see struct wl_job); zero means the default. */
-	const char *scratch_dir; /* the run's private scratch directory, NULL when
-				  * the target is a device or a file */
 	int char_mode;		/* --char-mode: 0 stdio (default), 1 syscall */
 	uint64_t nfiles;	/* --files: files per job (0: 16384, bonnie++ -n 16) */
 	uint64_t file_min, file_max; /* --file-size MIN[:MAX]: bytes (0:0, empty) */
@@ -48,9 +46,20 @@ struct test_spec {
 	bool fsync;		/* --fsync: fsync each created file (default off) */
 };
 
+/* Where a test runs. */
+struct run_target {
+	const struct target_info *ti;	/* the target (kind, device counters) */
+	struct target_file data;	/* where block I/O goes: the target itself, or
+					 * the laid-out data file in the scratch dir */
+	int scratch_fd;			/* the scratch directory (target_scratch_fd)
+					 * for workloads that make their own files;
+					 * -1 for a device or file target */
+};
+
 /*
- * Run spec against path (a file or a block device; ignored by ENGINE_F_NO_IO
- * engines), which lives on ti's device: the device counters are sampled at
+ * Run spec against where->data (a file or a block device; ignored by
+ * ENGINE_F_NO_IO engines), which lives on the device of where->ti: the
+ * device counters are sampled at
  * the start and the end of the measured phase, so device bytes exclude the
  * ramp. Each job gets its own fd, engine context, aligned buffers and
  * histogram; sequential jobs get a slice of the working set each, random
@@ -80,7 +89,7 @@ struct test_spec {
  * written back inside the window (fdatasync, or ops->flush). The device
  * counters' end sample waits for that. out->drop_behind says it was done.
  */
-int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
+int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen);
 
 /* Monotonic clock in ns, and the measured cost of one call in ns. */

@@ -3,6 +3,7 @@
 #define DISKBENCH_TARGET_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -66,24 +67,57 @@ struct dev_counters {
 void target_dev_counters(const struct target_info *t, struct dev_counters *c);
 
 /*
+ * Where a test's I/O goes: a file named relative to a directory descriptor.
+ * For a device or a file target, dirfd is AT_FDCWD and name its resolved
+ * path; in a directory target, dirfd is the scratch directory's descriptor
+ * and name a file in it ("data"), opened with O_NOFOLLOW: whatever someone
+ * renames or plants in the target directory, nothing goes through it.
+ */
+struct target_file {
+	int dirfd;
+	const char *name;
+};
+
+/* openat(f->dirfd, f->name, flags | O_CLOEXEC), O_NOFOLLOW added when
+ * dirfd is a directory descriptor. Returns the fd or -errno. */
+int target_open(const struct target_file *f, int flags);
+
+/*
  * Scratch space. target_scratch_create() makes a private directory
- * "diskbench.XXXXXX" under dir, and target_scratch_file() creates files in
- * it with O_EXCL. Everything is removed by target_scratch_cleanup(), which
- * is idempotent, async-signal-safe (unlink/rmdir/getdents on fixed buffers
- * only; it empties the scratch directory recursively), and
- * run from the SIGINT/SIGTERM/SIGHUP handlers installed by
- * target_scratch_create(). Handlers then re-raise the signal with the
- * default action, so the exit status still says what killed us.
- * Both return 0 or -errno; the created path goes to out.
+ * "diskbench.XXXXXX" (mode 0700) under dir and holds a descriptor of it
+ * (target_scratch_fd(), -1 when there is none) and of dir: every later
+ * open, create, stat and unlink in it is relative to that descriptor, never
+ * to a path another user could swap. The directory is flock()ed while the
+ * run lives. target_scratch_file() creates a file in it (O_EXCL |
+ * O_NOFOLLOW) and fills out (name must outlive it). target_scratch_cleanup()
+ * empties the directory recursively through its descriptor and removes it
+ * by name only while that name still is the same directory; it is
+ * idempotent, async-signal-safe (getdents/unlinkat/fstatat on fixed
+ * buffers), and run from the SIGINT/SIGTERM/SIGHUP handlers installed by
+ * target_scratch_create(), which then re-raise the signal with the default
+ * action so the exit status still says what killed us. It returns -EXDEV
+ * when the directory had been moved away (its contents were removed, the
+ * empty directory is left where it went), else 0. The others return 0 or
+ * -errno; the created path goes to out.
  */
 int target_scratch_create(const char *dir, char *out, size_t outlen);
-int target_scratch_file(const char *name, char *out, size_t outlen);
-void target_scratch_cleanup(void);
+int target_scratch_fd(void);
+int target_scratch_file(const char *name, struct target_file *out);
+int target_scratch_cleanup(void);
 
-/* Write len bytes of incompressible data to path (created earlier by
+/* Scratch directories in dir that no running diskbench holds (a killed
+ * run's), at most 8 names space-separated into names. Returns how many
+ * there are, or -errno. */
+int target_scratch_leftovers(const char *dir, char *names, size_t len);
+
+/* Write len bytes of incompressible data to f (created earlier by
  * target_scratch_file), then fdatasync, so read tests never read holes.
- * bs is the write size. Returns 0 or -errno. */
-int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed);
+ * bs is the write size. When stop is given and becomes non-zero, stops
+ * within one chunk and returns -EINTR; progress (may be NULL) is called
+ * after every chunk with the bytes written so far. Returns 0 or -errno. */
+int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64_t seed,
+		  const volatile sig_atomic_t *stop,
+		  void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg);
 
 /* Drop the target's cached pages for fd: fdatasync + POSIX_FADV_DONTNEED
  * for a file, BLKFLSBUF for a block device. Returns 0 or -errno. */

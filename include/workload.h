@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "target.h"
 
 enum wl_pattern { WL_SEQ, WL_RAND };
 
@@ -32,9 +33,12 @@ enum wl_char_mode { WL_CHAR_STDIO = 0, WL_CHAR_SYSCALL = 1 };
 
 /* Everything one job of a WL_OPS workload needs. Filled by the runner. */
 struct wl_job {
-	const char *scratch_dir; /* the run's private scratch directory; NULL when
-				  * the target is a device or a file */
-	const char *data_path;	/* the laid-out data file, or the target itself */
+	int scratch_fd;		/* the run's private scratch directory: every file a
+				 * workload makes is created relative to it
+				 * (openat, O_NOFOLLOW); -1 when the target is a
+				 * device or a file */
+	struct target_file data; /* the laid-out data file, or the target itself
+				  * (open it with target_open) */
 	uint64_t size;		/* working set of the whole test, bytes */
 	uint32_t bs;		/* chunk size (rewrite) */
 	unsigned job, jobs;	/* this job's index, and how many run */

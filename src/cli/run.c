@@ -120,6 +120,27 @@ static int check_dir_writable(const struct target_info *ti, char *err, size_t er
 	return 0;
 }
 
+/* Scratch directories of killed runs (kill -9 leaves them): say where, and
+ * how to remove them; never remove them unasked. */
+static void note_leftovers(const struct target_info *ti, struct run_result *r)
+{
+	char names[8 * 20], cmd[sizeof(names) + 8 * (PATH_MAX / 8)], *save = NULL, *tok;
+	size_t used = 0;
+	int n = target_scratch_leftovers(ti->resolved, names, sizeof(names));
+
+	if (n <= 0)
+		return;
+	used = (size_t)snprintf(cmd, sizeof(cmd), "rm -rf --");
+	for (tok = strtok_r(names, " ", &save); tok && used < sizeof(cmd);
+	     tok = strtok_r(NULL, " ", &save))
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " '%s/%s'", ti->resolved,
+					 tok);
+	result_add_warning(r, "%d scratch director%s of a killed run %s left in %s "
+			   "(nothing holds %s); remove %s with: %s%s", n, n == 1 ? "y" : "ies",
+			   n == 1 ? "is" : "are", ti->path, n == 1 ? "it" : "them",
+			   n == 1 ? "it" : "them", cmd, n > 8 ? " (and more)" : "");
+}
+
 /* Every CPU of --cpus must be one this process may run on. */
 static int check_cpus(const struct settings *s, char *err, size_t errlen)
 {
@@ -140,25 +161,25 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 }
 
 /* O_DIRECT is an open flag that some file systems (tmpfs, some FUSE) refuse. */
-static bool direct_works(const char *path)
+static bool direct_works(const struct target_file *f)
 {
-	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	int fd = target_open(f, O_RDONLY | O_DIRECT);
 
 	if (fd < 0)
-		return errno != EINVAL;
+		return fd != -EINVAL;
 	close(fd);
 	return true;
 }
 
-static void drop_cache(const char *path, enum target_kind kind, struct run_result *r)
+static void drop_cache(const struct run_target *where, struct run_result *r)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	int fd = target_open(&where->data, O_RDONLY), ret;
 
 	if (fd < 0)
 		return;
-	ret = target_drop_cache(fd, kind);
+	ret = target_drop_cache(fd, where->ti->kind);
 	if (ret)
-		result_add_warning(r, "could not drop cached pages of %s: %s", path,
+		result_add_warning(r, "could not drop cached pages of %s: %s", where->ti->path,
 				   strerror(-ret));
 	close(fd);
 }
@@ -264,12 +285,13 @@ int cmd_run(int argc, char **argv)
 	struct settings s, cli;
 	struct target_info ti;
 	const struct engine_ops *e = NULL;
-	const char *pos[2], *target, *path, *why;
+	const char *pos[2], *target, *why;
+	struct run_target where;
 	struct safety_verdict writes;
 	struct xbench_baseline baseline;
 	struct plan_in in;
 	struct cli_output outs[3];
-	char err[512], data[PATH_MAX], scratch[PATH_MAX];
+	char err[512], scratch[PATH_MAX];
 	bool progress, failed = false, on_stdout;
 	uint64_t size = 0;
 	size_t npos;
@@ -355,6 +377,8 @@ int cmd_run(int argc, char **argv)
 		goto out_profile;
 	}
 	writes_verdict(&s, &ti, &writes);
+	if (ti.kind == TARGET_DIR)
+		note_leftovers(&ti, &r);
 
 	r.tool_version = PACKAGE_VERSION;
 	now_iso(r.started_at, sizeof(r.started_at));
@@ -403,11 +427,12 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* Where the I/O goes: a laid-out scratch file, or the target itself. */
-	path = ti.resolved;
+	where = (struct run_target){ .ti = &ti, .data = { AT_FDCWD, ti.resolved },
+				     .scratch_fd = -1 };
 	if (ti.kind == TARGET_DIR && !(e->flags & ENGINE_F_NO_IO)) {
 		ret = target_scratch_create(ti.resolved, scratch, sizeof(scratch));
 		if (!ret)
-			ret = target_scratch_file("data", data, sizeof(data));
+			ret = target_scratch_file("data", &where.data);
 		if (ret) {
 			cli_error("%s: cannot create scratch files: %s", ti.path, strerror(-ret));
 			target_scratch_cleanup();
@@ -415,6 +440,7 @@ int cmd_run(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			goto out_profile;
 		}
+		where.scratch_fd = target_scratch_fd();
 		/* Only tests that read or rewrite the data file need it
 		 * written out first; file tests and per-char writes make
 		 * their own files. */
@@ -423,19 +449,16 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "laying out %" PRIu64 " MiB in %s ...", size >> 20,
 				scratch);
 		if (plan_needs_data(&plan))
-			ret = target_layout(data, size, 1u << 20, s.seed);
+			ret = target_layout(&where.data, size, 1u << 20, s.seed, NULL, NULL, NULL);
 		if (ret) {
-			cli_error("%s: laying out the working set: %s", data, strerror(-ret));
+			cli_error("%s/data: laying out the working set: %s", scratch, strerror(-ret));
 			target_scratch_cleanup();
 			result_free(&r);
 			ret = EXIT_RUNTIME;
 			goto out_profile;
 		}
-		path = data;
-		for (unsigned i = 0; i < plan.n; i++)
-			plan.specs[i].scratch_dir = scratch;
 	}
-	if (plan_direct(&plan) && !(e->flags & ENGINE_F_NO_IO) && !direct_works(path)) {
+	if (plan_direct(&plan) && !(e->flags & ENGINE_F_NO_IO) && !direct_works(&where.data)) {
 		if (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
 			cli_error("%s: the file system refuses O_DIRECT, which the %s engine needs",
 				  ti.path, e->name);
@@ -490,10 +513,10 @@ int cmd_run(int argc, char **argv)
 				if (ret)
 					result_add_warning(&r, "--drop-caches: %s", strerror(-ret));
 			} else if (!t->direct && !(e->flags & ENGINE_F_NO_IO)) {
-				drop_cache(path, ti.kind, &r);
+				drop_cache(&where, &r);
 			}
 			t->stop = &interrupted;
-			ret = runner_run(t, path, &ti, &tr, err, sizeof(err));
+			ret = runner_run(t, &where, &tr, err, sizeof(err));
 			if (ret) {
 				if (progress)
 					fputc('\n', stderr);
@@ -578,7 +601,12 @@ int cmd_run(int argc, char **argv)
 	}
 	if (claim >= 0)
 		close(claim);
-	target_scratch_cleanup();
+	if (target_scratch_cleanup() == -EXDEV)
+		result_add_warning(&r, "the scratch directory %s was moved or replaced during the "
+				   "run (by someone who can write %s): its files were removed "
+				   "through diskbench's handle on it, and nothing was followed "
+				   "through the name; the empty directory is left where it went",
+				   scratch, ti.path);
 	if (progress)
 		fprintf(stderr, "\r\033[K");
 

@@ -27,8 +27,7 @@ struct worker {
 	pthread_t tid;
 	unsigned id;
 	const struct test_spec *spec;
-	const char *path;
-	enum target_kind kind;
+	const struct run_target *where;
 	pthread_barrier_t *barrier;
 	const uint64_t *t0;		/* common start, set by the main thread */
 	unsigned *finished;		/* workers out of their loop (atomic) */
@@ -159,8 +158,8 @@ static int worker_setup_ops(struct worker *w)
 	if (!w->lat)
 		return worker_fail(w, -ENOMEM, "allocating the histogram");
 	hist_init(w->lat);
-	j->scratch_dir = s->scratch_dir;
-	j->data_path = w->path;
+	j->scratch_fd = w->where->scratch_fd;
+	j->data = w->where->data;
 	j->size = s->size;
 	j->bs = s->bs;
 	j->job = w->id;
@@ -249,12 +248,11 @@ static int worker_setup(struct worker *w)
 	w->ctx.qd = qd;
 	if (!(s->engine->flags & ENGINE_F_NO_IO)) {
 		flags = s->wl->write_pct ? O_RDWR : s->wl->dir == IO_WRITE ? O_WRONLY : O_RDONLY;
-		flags |= O_CLOEXEC;
 		if (s->direct)
 			flags |= O_DIRECT;
-		w->ctx.fd = open(w->path, flags);
+		w->ctx.fd = target_open(&w->where->data, flags);
 		if (w->ctx.fd < 0)
-			return worker_fail(w, -errno, w->path);
+			return worker_fail(w, w->ctx.fd, w->where->data.name);
 	}
 	ret = s->engine->init(&w->ctx);
 	w->engine_ready = true;
@@ -711,9 +709,10 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 	}
 }
 
-int runner_run(const struct test_spec *spec, const char *path, const struct target_info *ti,
+int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen)
 {
+	const struct target_info *ti = where->ti;
 	struct dev_counters c0 = { 0 }, c1 = { 0 };
 	struct worker *ws;
 	pthread_barrier_t barrier;
@@ -761,8 +760,7 @@ int runner_run(const struct test_spec *spec, const char *path, const struct targ
 	for (i = 0; i < n; i++) {
 		ws[i].id = i;
 		ws[i].spec = spec;
-		ws[i].path = path;
-		ws[i].kind = ti->kind;
+		ws[i].where = where;
 		ws[i].barrier = &barrier;
 		ws[i].t0 = &t0;
 		ws[i].finished = &finished;

@@ -30,7 +30,9 @@ static int go_buffered(int fd)
  * is fresh random data, with each 512-byte sector stamped with its index in
  * the file, so neither compression nor dedup can shrink it.
  */
-int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed)
+int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64_t seed,
+		  const volatile sig_atomic_t *stop,
+		  void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg)
 {
 	size_t bufsz, chunk, done;
 	struct wl_rng rng;
@@ -40,23 +42,27 @@ int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed)
 	ssize_t n;
 	int fd, ret = 0;
 
-	if (!path || !bs)
+	if (!f || !bs)
 		return -EINVAL;
 	bufsz = bs > LAYOUT_BUF ? bs : LAYOUT_BUF / bs * bs;
 	if (posix_memalign(&buf, LAYOUT_ALIGN, bufsz))
 		return -ENOMEM;
 	/* no O_CREAT: only files we made (target_scratch_file) get written */
-	fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0 && errno == EINVAL) {
+	fd = target_open(f, O_WRONLY | O_DIRECT);
+	if (fd == -EINVAL) {
 		direct = false;
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = target_open(f, O_WRONLY);
 	}
 	if (fd < 0) {
-		ret = -errno;
+		ret = fd;
 		goto out;
 	}
 	wl_rng_seed(&rng, seed);
 	while (off < len) {
+		if (stop && *stop) {
+			ret = -EINTR;
+			goto out_close;
+		}
 		chunk = len - off < bufsz ? (size_t)(len - off) : bufsz;
 		wl_fill_random(buf, chunk, &rng);
 		wl_stamp(buf, (uint32_t)chunk, off / 512);
@@ -86,6 +92,8 @@ int target_layout(const char *path, uint64_t len, uint32_t bs, uint64_t seed)
 			}
 		}
 		off += chunk;
+		if (progress)
+			progress(arg, off, len);
 	}
 	if (fdatasync(fd) < 0) {
 		ret = -errno;

@@ -8,33 +8,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "target.h"
 
-#define SCRATCH_MAX_FILES 64
 /* Subdirectories below the scratch directory that cleanup descends into
  * (the metadata tests use two levels); deeper ones are left. */
 #define SCRATCH_MAX_DEPTH 6
 /* getdents64 buffer per level, on the stack of whoever cleans up (maybe a
  * signal handler on a worker thread: 8 MiB stacks, so 6 x 2 KiB is fine). */
 #define DENTS_BUF 2048
+#define SCRATCH_PREFIX "diskbench."
+#define SCRATCH_NAME_LEN (sizeof(SCRATCH_PREFIX) - 1 + 6)
 
 /*
- * Everything the signal handler touches lives in fixed static buffers: it
- * may run at any point, including inside malloc or stdio. An entry becomes
- * visible to it only once complete, by publishing the count (or the
- * dir_ok flag) after a signal fence, so it never unlinks a half-written
- * path. Cleanup clears state only after each unlink/rmdir: if a signal
- * interrupts it, the handler simply redoes the rest (unlink of a gone file
- * is a harmless ENOENT) and the process dies as the signal asked.
+ * Everything the signal handler touches lives in fixed static storage: it
+ * may run at any point, including inside malloc or stdio. The scratch
+ * directory is reached only through scratch_fd, an O_DIRECTORY descriptor
+ * taken when it was made, and its name only relative to parent_fd: a user
+ * who can write the target directory may rename it and plant a symlink or
+ * another directory in its place, and nothing we do then goes through that
+ * name. The state becomes visible to the handler only once complete (the
+ * fds are published after a signal fence); cleanup closes them last, so a
+ * signal during cleanup simply redoes the rest (removing what is gone is a
+ * harmless ENOENT) and the process dies as the signal asked.
  */
-static char scratch_dir[PATH_MAX];
-static char scratch_files[SCRATCH_MAX_FILES][PATH_MAX];
-static volatile sig_atomic_t dir_ok;
-static volatile sig_atomic_t nfiles;
+static volatile sig_atomic_t scratch_fd = -1, parent_fd = -1;
+static char scratch_name[SCRATCH_NAME_LEN + 1];
+static char scratch_path[PATH_MAX];
+static dev_t scratch_dev;
+static ino_t scratch_ino;
+static volatile sig_atomic_t scratch_moved;
 
 static const int scratch_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSIGNALS (sizeof(scratch_signals) / sizeof(scratch_signals[0]))
@@ -116,30 +125,32 @@ static void empty_dir(int dfd, dev_t dev, int depth)
 	}
 }
 
-void target_scratch_cleanup(void)
+int target_scratch_cleanup(void)
 {
 	struct stat sb;
-	sig_atomic_t n;
-	int fd, saved = errno;
+	int fd = scratch_fd, pfd = parent_fd, saved = errno, ret = 0;
 
-	while ((n = nfiles) > 0) {
-		unlink(scratch_files[n - 1]);
-		nfiles = n - 1;
+	if (fd >= 0) {
+		/* Whatever the tests made in there (the data file, metadata
+		 * trees, per-char files) goes, by the end or on a signal. */
+		empty_dir(fd, scratch_dev, SCRATCH_MAX_DEPTH);
+		/* The name goes only while it still is our directory: one
+		 * moved away is left, empty, where it went. */
+		if (!fstatat(pfd, scratch_name, &sb, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISDIR(sb.st_mode) && sb.st_dev == scratch_dev && sb.st_ino == scratch_ino)
+			unlinkat(pfd, scratch_name, AT_REMOVEDIR);
+		else
+			scratch_moved = 1;
+		scratch_fd = -1;
+		close(fd);
+		parent_fd = -1;
+		close(pfd);
 	}
-	if (dir_ok) {
-		/* Whatever else the tests made in there (metadata trees,
-		 * per-char files) goes too: by the end, or on a signal. */
-		fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			if (!fstat(fd, &sb))
-				empty_dir(fd, sb.st_dev, SCRATCH_MAX_DEPTH);
-			close(fd);
-		}
-		rmdir(scratch_dir);
-		dir_ok = 0;
-	}
+	if (scratch_moved)
+		ret = -EXDEV;
 	restore_handlers();
 	errno = saved;
+	return ret;
 }
 
 static void scratch_on_signal(int sig)
@@ -183,80 +194,179 @@ static int install_handlers(void)
 	return 0;
 }
 
+/* "diskbench." and six random characters. */
+static void scratch_make_name(char *name, unsigned attempt)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	size_t i, n = sizeof(SCRATCH_PREFIX) - 1;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 24) ^
+			     (uint64_t)attempt * 0x9e3779b97f4a7c15ull;
+
+		memcpy(r, &x, sizeof(r));
+	}
+	memcpy(name, SCRATCH_PREFIX, n);
+	for (i = 0; i < sizeof(r); i++)
+		name[n + i] = chars[r[i] % (sizeof(chars) - 1)];
+	name[n + i] = '\0';
+}
+
 int target_scratch_create(const char *dir, char *out, size_t outlen)
 {
-	static const char name[] = "/diskbench.XXXXXX";
+	char name[SCRATCH_NAME_LEN + 1];
+	struct stat sb;
 	size_t len;
-	int ret;
+	int pfd, fd = -1, ret;
+	unsigned attempt;
 
 	if (!dir || !*dir)
 		return -EINVAL;
-	if (dir_ok)
+	if (scratch_fd >= 0)
 		return -EBUSY;
 	len = strlen(dir);
 	/* "dir/" and "dir" give the same place; keep paths tidy */
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
-	if (len + sizeof(name) > sizeof(scratch_dir))
+	if (len + 1 + sizeof(name) > sizeof(scratch_path))
 		return -ENAMETOOLONG;
-	if (out && outlen < len + sizeof(name))
+	if (out && outlen < len + 1 + sizeof(name))
 		return -ERANGE;
-	ret = install_handlers();
-	if (ret)
-		return ret;
-	/* dir_ok is 0: the handler ignores scratch_dir while we write it */
-	memcpy(scratch_dir, dir, len);
-	memcpy(scratch_dir + len, name, sizeof(name));
-	if (len == 1 && dir[0] == '/')
-		memmove(scratch_dir, scratch_dir + 1, sizeof(name));
-	if (!mkdtemp(scratch_dir)) {	/* mode 0700 */
-		ret = -errno;
-		restore_handlers();
+	pfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	for (attempt = 0; attempt < 100; attempt++) {
+		scratch_make_name(name, attempt);
+		if (!mkdirat(pfd, name, 0700))
+			break;
+		if (errno != EEXIST) {
+			ret = -errno;
+			close(pfd);
+			return ret;
+		}
+	}
+	if (attempt == 100) {
+		close(pfd);
+		return -EEXIST;
+	}
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Still the directory we made: ours, 0700 (a swap between the mkdir
+	 * and the open could only put in someone else's). */
+	if (fd < 0 || fstat(fd, &sb) || sb.st_uid != geteuid() || (sb.st_mode & 0777) != 0700) {
+		ret = fd < 0 ? -errno : -EPERM;
+		if (fd >= 0)
+			close(fd);
+		close(pfd);
 		return ret;
 	}
+	/* Held while the run lives: the next run in this directory tells a
+	 * killed run's leftovers (unlocked) from a running one's. */
+	flock(fd, LOCK_EX | LOCK_NB);
+	ret = install_handlers();
+	if (ret) {
+		close(fd);
+		unlinkat(pfd, name, AT_REMOVEDIR);
+		close(pfd);
+		return ret;
+	}
+	memcpy(scratch_name, name, sizeof(name));
+	memcpy(scratch_path, dir, len);
+	snprintf(scratch_path + len, sizeof(scratch_path) - len, "%s%s",
+		 len == 1 && dir[0] == '/' ? "" : "/", name);
+	scratch_dev = sb.st_dev;
+	scratch_ino = sb.st_ino;
+	scratch_moved = 0;
 	atomic_signal_fence(memory_order_seq_cst);
-	dir_ok = 1;
+	parent_fd = pfd;
+	scratch_fd = fd;
 	if (out)
-		snprintf(out, outlen, "%s", scratch_dir);
+		snprintf(out, outlen, "%s", scratch_path);
 	return 0;
+}
+
+int target_scratch_fd(void)
+{
+	return scratch_fd;
 }
 
 static int bad_name(const char *name)
 {
-	return !*name || strchr(name, '/') || strstr(name, "..") || !strcmp(name, ".");
+	return !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..");
 }
 
-int target_scratch_file(const char *name, char *out, size_t outlen)
+int target_scratch_file(const char *name, struct target_file *out)
 {
-	char *slot;
-	sig_atomic_t n;
-	int fd, ret, len;
+	int fd;
 
 	if (!name || bad_name(name))
 		return -EINVAL;
-	if (!dir_ok)
+	if (scratch_fd < 0)
 		return -ENOENT;
-	n = nfiles;
-	if (n >= SCRATCH_MAX_FILES)
-		return -ENOSPC;
-	slot = scratch_files[n];
-	len = snprintf(slot, PATH_MAX, "%s/%s", scratch_dir, name);
-	if (len < 0 || len >= PATH_MAX)
-		return -ENAMETOOLONG;
-	if (out && outlen <= (size_t)len)
-		return -ERANGE;
-	/* record before creating: a signal between the two still removes it */
-	atomic_signal_fence(memory_order_seq_cst);
-	nfiles = n + 1;
-	fd = open(slot, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		/* not ours (EEXIST) or never made: forget it, don't unlink it */
-		nfiles = n;
-		return ret;
-	}
+	fd = openat(scratch_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
 	close(fd);
 	if (out)
-		memcpy(out, slot, (size_t)len + 1);
+		*out = (struct target_file){ .dirfd = scratch_fd, .name = name };
 	return 0;
+}
+
+/* Is name one of ours: "diskbench." and six characters? */
+static bool scratch_like(const char *name)
+{
+	size_t n = sizeof(SCRATCH_PREFIX) - 1;
+
+	return strlen(name) == SCRATCH_NAME_LEN && !strncmp(name, SCRATCH_PREFIX, n);
+}
+
+int target_scratch_leftovers(const char *dir, char *names, size_t len)
+{
+	struct dirent *de;
+	size_t used = 0;
+	int dfd, fd, count = 0;
+	DIR *d;
+
+	if (len)
+		names[0] = '\0';
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!scratch_like(de->d_name) || (scratch_fd >= 0 &&
+						  !strcmp(de->d_name, scratch_name)))
+			continue;
+		fd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* A running diskbench holds its lock: not a leftover. */
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			flock(fd, LOCK_UN);
+			if (count++ < 8 && used < len) {
+				int n = snprintf(names + used, len - used, "%s%s", used ? " " : "",
+						 de->d_name);
+
+				if (n > 0)
+					used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+			}
+		}
+		close(fd);
+	}
+	closedir(d);
+	return count;
+}
+
+int target_open(const struct target_file *f, int flags)
+{
+	int fd;
+
+	if (f->dirfd != AT_FDCWD)
+		flags |= O_NOFOLLOW;
+	fd = openat(f->dirfd, f->name, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }

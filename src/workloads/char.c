@@ -1,14 +1,12 @@
 /* char.c - per-character I/O, bonnie++'s "Per Chr" tests: stdio putc/getc or 1-byte syscalls. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rawsys.h"
-#include "target.h"
 #include "workload.h"
 
 /*
@@ -30,12 +28,9 @@ struct char_state {
 	uint64_t pos;		/* bytes from base */
 	uint64_t seq;
 	unsigned char buf[STDIO_GROUP];
-	char path[4096];	/* the file char-write created, to remove */
+	int scratch_fd;		/* char-write: where its file is (wl_job) */
+	char name[32];		/* the file char-write created, to remove */
 };
-
-/* target_scratch_file() fills a table without a lock: jobs start in
- * parallel, so they take turns. */
-static pthread_mutex_t scratch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void char_describe(const struct wl_job *job, struct wl_desc *d)
 {
@@ -54,44 +49,30 @@ static void char_cleanup(void *arg)
 		fclose(st->f);
 	else if (st->fd >= 0)
 		close(st->fd);
-	if (st->path[0])
-		unlink(st->path);
+	if (st->name[0])
+		unlinkat(st->scratch_fd, st->name, 0);
 	free(st);
 }
 
-/* The scratch file "char-<job>", registered so a signal removes it. */
+/* The file "char-<job>" in the scratch directory, made exclusively there;
+ * open for writing into st->fd. A signal's cleanup empties that directory. */
 static int char_create(struct char_state *st, const struct wl_job *job, char *err,
 		       size_t errlen)
 {
-	char name[32];
-	int ret, fd;
+	int ret;
 
-	snprintf(name, sizeof(name), "char-%u", job->job);
-	pthread_mutex_lock(&scratch_lock);
-	ret = target_scratch_file(name, st->path, sizeof(st->path));
-	pthread_mutex_unlock(&scratch_lock);
-	if (ret == -ENOSPC || ret == -ENOENT) {
-		/* The registry is full (or belongs to another scratch dir):
-		 * the scratch directory is removed recursively on exit and on
-		 * signals, so a plain exclusive create there is just as safe. */
-		snprintf(st->path, sizeof(st->path), "%s/%s", job->scratch_dir, name);
-		fd = open(st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			ret = -errno;
-			st->path[0] = '\0';
-			snprintf(err, errlen, "creating %s/%s: %s", job->scratch_dir, name,
-				 strerror(-ret));
-			return ret;
-		}
-		close(fd);
-		ret = 0;
-	}
-	if (ret) {
-		st->path[0] = '\0';
-		snprintf(err, errlen, "creating %s in %s: %s", name, job->scratch_dir,
+	snprintf(st->name, sizeof(st->name), "char-%u", job->job);
+	st->scratch_fd = job->scratch_fd;
+	st->fd = openat(job->scratch_fd, st->name,
+			O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (st->fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "creating %s in the scratch directory: %s", st->name,
 			 strerror(-ret));
+		st->name[0] = '\0';
+		return ret;
 	}
-	return ret;
+	return 0;
 }
 
 static int char_init(void **state, const struct wl_job *job, bool writing, char *err,
@@ -120,24 +101,23 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 		return -EINVAL;
 	}
 	if (writing) {
-		if (!job->scratch_dir || !job->scratch_dir[0]) {
+		if (job->scratch_fd < 0) {
 			snprintf(err, errlen, "per-char writes need a directory target");
 			return -ENOTDIR;
 		}
 		ret = char_create(st, job, err, errlen);
 		if (ret)
 			return ret;
-		path = st->path;
+		path = st->name;
 	} else {
 		st->base = st->len * job->job;
-		path = job->data_path;
-	}
-
-	st->fd = open(path, (writing ? O_WRONLY | O_TRUNC : O_RDONLY) | O_CLOEXEC);
-	if (st->fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
+		path = job->data.name;
+		st->fd = target_open(&job->data, O_RDONLY);
+		if (st->fd < 0) {
+			ret = st->fd;
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+			return ret;
+		}
 	}
 	if (st->base && lseek(st->fd, (off_t)st->base, SEEK_SET) < 0) {
 		ret = -errno;

@@ -279,7 +279,7 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	int ret;
 
 	*state = NULL;
-	if (!job->scratch_dir || !job->scratch_dir[0]) {
+	if (job->scratch_fd < 0) {
 		snprintf(err, errlen, "file tests need a directory target (a file system)");
 		return -ENOTDIR;
 	}
@@ -320,9 +320,10 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	for (uint32_t i = 0; i < st->nfiles; i++)
 		st->order[i] = i;
 
-	st->topfd = open(job->scratch_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Our own descriptor of the scratch directory: cleanup closes it. */
+	st->topfd = fcntl(job->scratch_fd, F_DUPFD_CLOEXEC, 0);
 	if (st->topfd < 0)
-		return meta_fail(err, errlen, -errno, "opening", job->scratch_dir);
+		return meta_fail(err, errlen, -errno, "opening", "the scratch directory");
 	snprintf(st->root, sizeof(st->root), "meta-%u", job->job);
 	/* mkdir fails on an existing name: the tree is ours alone. */
 	if (mkdirat(st->topfd, st->root, 0700))
@@ -408,7 +409,7 @@ static int64_t meta_read(struct meta_state *st, int dir, const char *name)
 {
 	int64_t total = 0;
 	ssize_t n;
-	int fd = raw_openat(dir, name, O_RDONLY | O_CLOEXEC, 0);
+	int fd = raw_openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
 
 	if (fd < 0)
 		return -errno;

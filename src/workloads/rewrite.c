@@ -72,10 +72,10 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 		snprintf(err, errlen, "working set smaller than one chunk per job");
 		return ret;
 	}
-	st->fd = open(job->data_path, O_RDWR | O_CLOEXEC | (job->direct ? O_DIRECT : 0));
+	st->fd = target_open(&job->data, O_RDWR | (job->direct ? O_DIRECT : 0));
 	if (st->fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", job->data_path, strerror(-ret));
+		ret = st->fd;
+		snprintf(err, errlen, "%s: %s", job->data.name, strerror(-ret));
 		return ret;
 	}
 	wl_rng_seed(&rng, job->seed ^ (0xbb67ae8584caa73bull * (job->job + 1)));

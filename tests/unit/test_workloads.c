@@ -130,14 +130,20 @@ static void test_draw_write(void **state)
 
 static char tmp[64];
 
+static int tmpfd = -1;	/* tmp, as the scratch directory the runner is given */
+
 static int setup_tmp(void **state)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/test_workloads.XXXXXX");
-	return mkdtemp(tmp) ? 0 : -1;
+	if (!mkdtemp(tmp))
+		return -1;
+	tmpfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return tmpfd < 0 ? -1 : 0;
 }
 
 static int teardown_tmp(void **state)
 {
+	close(tmpfd);
 	return rmdir(tmp);
 }
 
@@ -167,7 +173,6 @@ static void run_ops(const char *name, const char *data, uint64_t nfiles, uint64_
 		.runtime_ns = runtime_ns,
 		.size = 1u << 20,
 		.seed = 1,
-		.scratch_dir = tmp,
 		.nfiles = nfiles,
 		.ndirs = 3,
 		.file_min = 0,
@@ -176,10 +181,13 @@ static void run_ops(const char *name, const char *data, uint64_t nfiles, uint64_
 	char err[256] = "";
 	int ret;
 
+	struct run_target where = { .ti = &ti, .data = { tmpfd, "data" }, .scratch_fd = tmpfd };
+
 	memset(&ti, 0, sizeof(ti));
 	ti.kind = TARGET_DIR;
 	assert_non_null(spec.wl);
-	ret = runner_run(&spec, data, &ti, out, err, sizeof(err));
+	(void)data;
+	ret = runner_run(&spec, &where, out, err, sizeof(err));
 	if (ret)
 		fail_msg("%s: %s", name, err);
 }
@@ -227,7 +235,8 @@ static void test_char_and_rewrite(void **state)
 	fd = open(data, O_CREAT | O_EXCL | O_WRONLY, 0600);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(target_layout(data, 1u << 20, 1u << 16, 3), 0);
+	assert_int_equal(target_layout(&(struct target_file){ tmpfd, "data" }, 1u << 20, 1u << 16,
+				       3, NULL, NULL, NULL), 0);
 
 	run_ops("char-write", data, 0, 50000000ull, &r);
 	assert_true(r.ops > 0);
@@ -275,11 +284,66 @@ static void test_scratch_recursive(void **state)
 	}
 	snprintf(p, sizeof(p), "%s/a/link", dir);
 	assert_int_equal(symlink("/", p), 0);	/* removed, never followed */
-	assert_int_equal(target_scratch_file("data", NULL, 0), 0);
-	target_scratch_cleanup();
+	assert_int_equal(target_scratch_file("data", NULL), 0);
+	assert_int_equal(target_scratch_cleanup(), 0);
 	assert_int_equal(access(dir, F_OK), -1);
 	assert_int_equal(count_entries(tmp), 0);
-	target_scratch_cleanup();	/* idempotent */
+	assert_int_equal(target_scratch_cleanup(), 0);	/* idempotent */
+}
+
+/*
+ * Someone who can write the target directory renames the scratch directory
+ * and puts a symlink to a victim directory in its place: files made later
+ * still land in the real one, and cleanup empties that one through its
+ * descriptor, removes nothing through the link, and says it was moved.
+ */
+static void test_scratch_swapped(void **state)
+{
+	char dir[256], moved[512], victim[512], p[600];
+	struct target_file f;
+	int fd;
+
+	assert_int_equal(target_scratch_create(tmp, dir, sizeof(dir)), 0);
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	assert_int_equal(mkdir(victim, 0700), 0);
+	snprintf(p, sizeof(p), "%s/data", victim);
+	fd = open(p, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(moved, sizeof(moved), "%s/moved", tmp);
+	assert_int_equal(rename(dir, moved), 0);
+	assert_int_equal(symlink(victim, dir), 0);
+
+	assert_int_equal(target_scratch_file("data", &f), 0);
+	fd = target_open(&f, O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/data", moved);
+	assert_int_equal(access(p, F_OK), 0);	/* made in the real one */
+
+	assert_int_equal(target_scratch_cleanup(), -EXDEV);
+	assert_int_equal(count_entries(moved), 0);	/* emptied */
+	snprintf(p, sizeof(p), "%s/data", victim);
+	assert_int_equal(access(p, F_OK), 0);	/* the victim's file stays */
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(rmdir(victim), 0);
+	assert_int_equal(unlink(dir), 0);
+	assert_int_equal(rmdir(moved), 0);
+}
+
+/* A killed run's scratch directory is found; a running one's is not. */
+static void test_scratch_leftovers(void **state)
+{
+	char dir[256], left[512], names[128];
+
+	snprintf(left, sizeof(left), "%s/diskbench.abcdef", tmp);
+	assert_int_equal(mkdir(left, 0700), 0);
+	assert_int_equal(target_scratch_create(tmp, dir, sizeof(dir)), 0);
+	assert_int_equal(target_scratch_leftovers(tmp, names, sizeof(names)), 1);
+	assert_string_equal(names, "diskbench.abcdef");
+	assert_int_equal(target_scratch_cleanup(), 0);
+	assert_int_equal(rmdir(left), 0);
+	assert_int_equal(target_scratch_leftovers(tmp, names, sizeof(names)), 0);
 }
 
 int main(void)
@@ -291,6 +355,8 @@ int main(void)
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_char_and_rewrite),
 		cmocka_unit_test(test_scratch_recursive),
+		cmocka_unit_test(test_scratch_swapped),
+		cmocka_unit_test(test_scratch_leftovers),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
