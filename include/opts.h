@@ -74,7 +74,8 @@ void opts_defaults(struct settings *s);
  * the command line overrides them). Non-option arguments are returned in
  * *positional (pointers into argv, at most maxpos; *npos set). Returns 0, or
  * -EINVAL with a one-line message naming the option and the bad value in
- * err ("--bs: invalid size '4q' (use e.g. 4k, 256k, 1m)"). Never prints.
+ * err ("--bs: invalid size '4q' (use e.g. 4k, 256k, 1m)"; "--direct and
+ * --buffered exclude each other"). Never prints.
  */
 int opts_parse(struct settings *s, int argc, char **argv, const char **positional,
 	       size_t maxpos, size_t *npos, char *err, size_t errlen);
@@ -89,6 +90,10 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
  */
 int opts_set(struct settings *s, const char *key, const char *value, enum opts_where where,
 	     char *err, size_t errlen);
+
+/* Do keys a and b set the same setting in opposite ways ("direct" and
+ * "buffered"), so that giving both is a contradiction? */
+bool opts_exclusive(const char *a, const char *b);
 
 /* Was option key (long name) given, on the command line or by opts_set? */
 bool opts_given(const struct settings *s, const char *key);

@@ -350,6 +350,16 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 			return -EINVAL;
 		mark_given(s, (size_t)(c - 256));
 	}
+	/* Two options that set one field (--direct, --buffered) contradict. */
+	for (i = 0; i < NOPTS; i++) {
+		for (size_t k = i + 1; k < NOPTS; k++) {
+			if (is_given(s, i) && is_given(s, k) && opt_table[i].off == opt_table[k].off) {
+				snprintf(err, errlen, "--%s and --%s exclude each other: give one",
+					 opt_table[i].name, opt_table[k].name);
+				return -EINVAL;
+			}
+		}
+	}
 	for (; optind < argc; optind++) {
 		if (*npos >= maxpos) {
 			snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
@@ -547,6 +557,14 @@ int opts_set(struct settings *s, const char *key, const char *value, enum opts_w
 		*(const char **)((char *)s + o->off) = NULL;
 	mark_given(s, idx);
 	return 0;
+}
+
+bool opts_exclusive(const char *a, const char *b)
+{
+	size_t ia, ib;
+
+	return opt_find(a, &ia) && opt_find(b, &ib) && ia != ib &&
+	       opt_table[ia].off == opt_table[ib].off;
 }
 
 bool opts_given(const struct settings *s, const char *key)

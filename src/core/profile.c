@@ -260,6 +260,11 @@ static int handler(void *user, const char *section, const char *key, const char 
 			     c->sec_name, e->line);
 			return 0;
 		}
+		if (e->group == c->group && opts_exclusive(e->key, key)) {
+			fail(c, c->lineno, "'%s' and '%s' (line %u) exclude each other in [%s]",
+			     key, e->key, e->line, c->sec_name);
+			return 0;
+		}
 	}
 	if (c->group < 0 && !strcmp(key, "description")) {
 		if (p->description[0]) {

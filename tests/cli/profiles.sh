@@ -98,6 +98,7 @@ bad $'[profile]\ndescription = x\n\n[g]\ntest = seq-read\nfrobnicate = 1' "unkno
 bad $'; c\n[g]\ntest = seq-read\nbs = 4q' "bs: invalid size '4q'" 4
 bad $'[g]\ntest = seq-read\nqd = 0' "qd: value out of range" 3
 bad $'[g]\ntest = seq-read\ndirect = maybe' "direct: invalid value 'maybe'" 3
+bad $'[g]\ntest = seq-read\ndirect = true\nbuffered = true' "'buffered' and 'direct' (line 3) exclude each other in \\[g\\]" 4
 bad $'[g]\ntest = seq-read, nope' "unknown test 'nope'" 2
 bad $'[profile]\nruntime = 1s\n\n[g]\nbs = 4k\n\n'"$G" "\\[g\\]: no 'test ='" 4
 bad "$G"$'\n[empty]\n' "\\[empty\\]: no 'test ='" 3

@@ -33,6 +33,8 @@ expect_usage "FIFO" fifo
 expect_usage "--json /nonexistent-dir/x.json: cannot write there" --json /nonexistent-dir/x.json .
 expect_usage "not a multiple of the target's logical block size" --bs 1000 --test rand-read .
 expect_usage "--buffered: the libaio engine only works with O_DIRECT" --engine libaio --buffered .
+expect_usage "--direct and --buffered exclude each other" --direct --buffered .
+expect_usage "--direct and --buffered exclude each other" --buffered --runtime 1s --direct .
 rm -f fifo
 
 "$DISKBENCH" --help | grep -q "^usage: diskbench" || fail "--help"
