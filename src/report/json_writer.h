@@ -199,7 +199,10 @@ static inline void jw_i64(struct jw *w, const char *key, int64_t v)
 	jw_put(w, b);
 }
 
-/* A double with a fixed number of decimals; NaN and Inf are not JSON. */
+/* A double with a fixed number of decimals; NaN and Inf are not JSON. From
+ * 1e15 up, fixed decimals would only add digits a double does not have
+ * (and 1e100 would not fit the buffer, which made a truncated integer the
+ * loader rejects): such a value is written at full precision instead. */
 static inline void jw_fixed(struct jw *w, const char *key, double v, int decimals)
 {
 	char b[64];
@@ -209,7 +212,10 @@ static inline void jw_fixed(struct jw *w, const char *key, double v, int decimal
 		jw_put(w, "null");
 		return;
 	}
-	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	if (fabs(v) >= 1e15)
+		snprintf(b, sizeof(b), "%.17g", v);
+	else
+		snprintf(b, sizeof(b), "%.*f", decimals, v);
 	jw_put(w, b);
 }
 

@@ -161,6 +161,41 @@ static void test_round_trip(void **state)
 	result_free(&b);
 }
 
+/* Every value the writer emits loads again: huge and tiny doubles (a
+ * 1e100 was once written as a 63-digit integer that did not load). */
+static void test_extreme_values(void **state)
+{
+	static const double vals[] = { 1e100, 1.7976931348623157e308, 1e15, 999999999999999.9,
+				       1e-300, 0, 123456.0005 };
+	struct run_result a, b;
+	char err[256], *x, *y;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		build(&a);
+		a.tests[0].usec_per_op = vals[i];
+		a.tests[0].cpu_user_pct = vals[i];
+		a.xbench.tests[0].baseline = vals[i];
+		x = render(report_json, &a);
+		save(x);
+		free(x);
+		if (result_load(path, &b, err, sizeof(err)))
+			fail_msg("%g: %s", vals[i], err);
+		/* what was loaded is written again, loads, and comes out the same */
+		x = render(report_json, &b);
+		save(x);
+		result_free(&b);
+		if (result_load(path, &b, err, sizeof(err)))
+			fail_msg("%g, twice: %s", vals[i], err);
+		y = render(report_json, &b);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+		result_free(&a);
+		result_free(&b);
+	}
+}
+
 /* A document from before "sum", "sumsq" and "files": mean and stdev come
  * back from the rounded ones. */
 static void test_old_document(void **state)
@@ -274,6 +309,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_extreme_values),
 		cmocka_unit_test(test_old_document),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bad_test),
