@@ -13,6 +13,22 @@
 
 #define RUNNER_MAX_CPUS 1024
 
+/* Where a test is, for a progress line. */
+enum runner_phase {
+	RUNNER_SETUP,		/* jobs preparing, untimed (files being made) */
+	RUNNER_RUN,		/* ramp and measured phase */
+	RUNNER_TEARDOWN,	/* jobs removing what they made */
+};
+
+struct runner_progress {
+	enum runner_phase phase;
+	uint64_t elapsed_ns;	/* RUNNER_RUN: since the start */
+	uint64_t total_ns;	/* RUNNER_RUN: ramp + runtime planned */
+	uint64_t ops, bytes;	/* RUNNER_RUN: measured so far (0 in the ramp) */
+	uint64_t done, todo;	/* setup and teardown: work done and planned, summed
+				 * over jobs (0, 0 when the workload does not count) */
+};
+
 /* Everything that defines one test. */
 struct test_spec {
 	const struct workload *wl;
@@ -28,14 +44,15 @@ struct test_spec {
 	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
 	unsigned ncpus;
 	/* Optional: called about twice a second from the runner's own thread
-	 * (never from a worker) with the time since the start, the planned
-	 * total (ramp + runtime) and the ops and bytes measured so far. */
-	void (*progress)(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uint64_t ops,
-			 uint64_t bytes);
+	 * (never from a worker) with where the test is (struct
+	 * runner_progress). */
+	void (*progress)(void *arg, const struct runner_progress *p);
 	void *progress_arg;
 	/* Optional: when *stop becomes non-zero (a signal handler sets it),
 	 * every job ends its measured phase at its next completion and the
-	 * test returns what it measured so far. */
+	 * test returns what it measured so far; a setup that takes long (the
+	 * file tests making their files) gives up within about a second and
+	 * the test returns -EINTR. Clean-up always runs to the end. */
 	const volatile sig_atomic_t *stop;
 
 	/* WL_OPS workloads only (see struct wl_job); zero means the default. */
@@ -88,9 +105,31 @@ struct run_target {
  * once; and what is still dirty when the window closes at the runtime is
  * written back inside the window (fdatasync, or ops->flush). The device
  * counters' end sample waits for that. out->drop_behind says it was done.
+ *
+ * The device counters' start sample is taken just before the windows open
+ * (before the jobs are let go with no ramp, a moment before the ramp ends
+ * otherwise), so what the windows count never predates it.
+ *
+ * Jobs start together through a gate that can be called off: when a thread
+ * cannot be created or a job's setup fails, the others give up and tear
+ * down (-EAGAIN or the job's error, with its message). Setup interrupted by
+ * *stop returns -EINTR ("interrupted while ...").
  */
 int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen);
+
+/*
+ * What spec will hold at its peak, all jobs together: memory (the runner's
+ * request slots, aligned buffers and histograms, and the workload's own,
+ * wl_ops.footprint), and the bytes and inodes the workload's own files take;
+ * fds is per job (each job has its own file table). An estimate for the
+ * resource check before a run (budget.h), never below what is allocated.
+ */
+void runner_footprint(const struct test_spec *spec, struct wl_footprint *fp);
+
+/* Fill the parameters of job number job of spec (everything but where it
+ * runs, the stop flag and the progress counters). */
+void runner_job_params(const struct test_spec *spec, unsigned job, struct wl_job *out);
 
 /* Monotonic clock in ns, and the measured cost of one call in ns. */
 uint64_t clock_ns(void);

@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_WORKLOAD_H
 #define DISKBENCH_WORKLOAD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +32,13 @@ enum wl_char_mode { WL_CHAR_STDIO = 0, WL_CHAR_SYSCALL = 1 };
 #define WL_DEFAULT_NFILES 16384u
 #define WL_DEFAULT_NDIRS 1u
 
+/* Work a job's untimed setup or clean-up has done, out of how much (files
+ * to make, to remove), for progress on a terminal: the job stores with
+ * relaxed atomics, the runner's thread reads. */
+struct wl_progress {
+	uint64_t done, todo;
+};
+
 /* Everything one job of a WL_OPS workload needs. Filled by the runner. */
 struct wl_job {
 	int scratch_fd;		/* the run's private scratch directory: every file a
@@ -52,6 +60,10 @@ struct wl_job {
 	bool fsync;		/* meta-create: fsync each file before close */
 	bool drop_behind;	/* buffered: drop what was read when a pass wraps
 				 * (see runner.h, "drop-behind") */
+	/* Long untimed setup (making thousands of files) checks *stop now
+	 * and then and gives up with -EINTR when it is set; NULL: never. */
+	const volatile sig_atomic_t *stop;
+	struct wl_progress *progress;	/* setup and clean-up count here; may be NULL */
 };
 
 /* How a WL_OPS job describes itself in the result. */
@@ -59,6 +71,17 @@ struct wl_desc {
 	const char *engine;	/* static: the I/O path ("stdio", "syscall", "sync", "posix") */
 	uint32_t io_size;	/* bytes per I/O call (1 for per-char), the result's bs */
 	bool direct;		/* O_DIRECT in effect (never for stdio or metadata) */
+};
+
+/* What one job of a workload holds at its peak: the resource check before
+ * a run (budget.h) adds these up and compares them with what the machine,
+ * the file system and the process limits allow. */
+struct wl_footprint {
+	uint64_t mem_bytes;	/* memory it allocates */
+	uint64_t disk_bytes;	/* bytes its own files take in the scratch directory
+				 * (rounded up to blocks, directories included) */
+	uint64_t inodes;	/* files and directories it makes there */
+	uint64_t fds;		/* descriptors it holds open at once */
 };
 
 struct wl_ops {
@@ -78,6 +101,9 @@ struct wl_ops {
 	 * after a failed init (state NULL or partly built). */
 	void (*cleanup)(void *state);
 	void (*describe)(const struct wl_job *job, struct wl_desc *d);
+	/* What one job with these parameters will hold (fills fp; an
+	 * estimate, never below what init and op allocate and make). */
+	void (*footprint)(const struct wl_job *job, struct wl_footprint *fp);
 	const char *unit;	/* what one op is, for humans: "file created" */
 };
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cli.h"
 #include "plan.h"
 #include "engine.h"
@@ -52,36 +53,41 @@ static void usage(FILE *f)
 		"2 usage error, 3 refused for safety, 130 interrupted.\n");
 }
 
-static const char *engine_pick(const struct settings *s, const struct engine_ops **out)
+/* The engine of --engine: 0, or -ENOENT (no such engine: a usage error)
+ * or -ENODEV (known, but not built or not working here), said in why. */
+static int engine_pick(const struct settings *s, const struct engine_ops **out, char *why,
+		       size_t whylen)
 {
-	static char why[256];
 	char reason[200] = "";
 	size_t n;
 	const struct engine_entry *t;
 
 	if (!strcmp(s->engine, "auto")) {
 		*out = engine_auto();
-		return *out ? NULL : "--engine auto: no engine works on this machine";
+		if (*out)
+			return 0;
+		snprintf(why, whylen, "--engine auto: no engine works on this machine");
+		return -ENODEV;
 	}
 	t = engine_table(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(t[i].name, s->engine))
 			continue;
 		if (!t[i].ops) {
-			snprintf(why, sizeof(why), "--engine %s: %s", s->engine, t[i].missing);
-			return why;
+			snprintf(why, whylen, "--engine %s: %s", s->engine, t[i].missing);
+			return -ENODEV;
 		}
 		if (t[i].ops->probe(reason, sizeof(reason)) < 0) {
-			snprintf(why, sizeof(why), "--engine %s does not work here: %s",
-				 s->engine, reason);
-			return why;
+			snprintf(why, whylen, "--engine %s does not work here: %s", s->engine,
+				 reason);
+			return -ENODEV;
 		}
 		*out = t[i].ops;
-		return NULL;
+		return 0;
 	}
-	snprintf(why, sizeof(why), "--engine: unknown engine '%s' (see: diskbench list engines)",
+	snprintf(why, whylen, "--engine: unknown engine '%s' (see: diskbench list engines)",
 		 s->engine);
-	return why;
+	return -ENOENT;
 }
 
 /* May this run write to the target? Block devices and files go through the
@@ -190,25 +196,47 @@ struct progress_state {
 	uint64_t last_ns, last_ops, last_bytes;
 };
 
-static void show_progress(void *arg, uint64_t elapsed_ns, uint64_t total_ns, uint64_t ops,
-			  uint64_t bytes)
+static void show_progress(void *arg, const struct runner_progress *rp)
 {
 	struct progress_state *p = arg;
-	double dt = (double)(elapsed_ns - p->last_ns) / 1e9;
+	double dt = (double)(rp->elapsed_ns - p->last_ns) / 1e9;
 	char iops[32];
 
-	if (!ops) {
-		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  ramp", p->head,
-			(double)elapsed_ns / 1e9, (double)total_ns / 1e9);
-	} else if (dt > 0) {
-		report_fmt_count((double)(ops - p->last_ops) / dt, iops, sizeof(iops));
-		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->head,
-			(double)elapsed_ns / 1e9, (double)total_ns / 1e9, iops,
-			(double)(bytes - p->last_bytes) / dt / 1e6);
+	if (rp->phase != RUNNER_RUN) {
+		const char *what = rp->phase == RUNNER_SETUP ? "setting up" : "cleaning up";
+
+		if (rp->todo)
+			fprintf(stderr, "\r\033[K%s  %s: %" PRIu64 " of %" PRIu64 " files", p->head,
+				what, rp->done, rp->todo);
+		else
+			fprintf(stderr, "\r\033[K%s  %s", p->head, what);
+		return;
 	}
-	p->last_ns = elapsed_ns;
-	p->last_ops = ops;
-	p->last_bytes = bytes;
+	if (!rp->ops) {
+		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  ramp", p->head,
+			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9);
+	} else if (dt > 0) {
+		report_fmt_count((double)(rp->ops - p->last_ops) / dt, iops, sizeof(iops));
+		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->head,
+			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9, iops,
+			(double)(rp->bytes - p->last_bytes) / dt / 1e6);
+	}
+	p->last_ns = rp->elapsed_ns;
+	p->last_ops = rp->ops;
+	p->last_bytes = rp->bytes;
+}
+
+/* The layout's progress: "laying out 1024 MiB in DIR: 45 %". */
+static void show_layout(void *arg, uint64_t done, uint64_t total)
+{
+	static uint64_t last;
+	uint64_t now = clock_ns();
+
+	if (now - last < 500000000u && done < total)
+		return;
+	last = now;
+	fprintf(stderr, "\r\033[Klaying out %" PRIu64 " MiB in %s: %u %%", total >> 20,
+		(const char *)arg, (unsigned)(100 * done / (total ? total : 1)));
 }
 
 /*
@@ -277,354 +305,460 @@ static int load_profile(const struct settings *cli, struct profile *prof)
 	return ret == -ENOMEM || ret == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
-int cmd_run(int argc, char **argv)
-{
-	static struct run_result r;
-	static struct plan plan;
-	static struct profile prof;
-	struct settings s, cli;
-	struct target_info ti;
-	const struct engine_ops *e = NULL;
-	const char *pos[2], *target, *why;
-	struct run_target where;
-	struct safety_verdict writes;
+/* Everything one run holds, from the options to the reports. */
+struct run_ctx {
+	struct settings cli, s;
+	struct profile prof;
+	const struct engine_ops *e;
 	struct xbench_baseline baseline;
-	struct plan_in in;
+	struct target_info ti;
+	struct safety_verdict writes;
+	struct plan plan;
+	struct run_result r;
+	struct run_target where;
 	struct cli_output outs[3];
-	char err[512], scratch[PATH_MAX];
-	bool progress, failed = false, on_stdout;
-	uint64_t size = 0;
-	size_t npos;
-	int direct, ret, status = EXIT_OK, claim = -1;
-	unsigned done = 0, pass = 0, npass;
+	bool on_stdout, progress, failed;
+	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
+	int direct, claim;
+	uint64_t size;			/* the working set laid out */
+	char scratch[PATH_MAX];
+	unsigned done, pass, npass;	/* tests done in the last pass; passes */
+};
 
-	opts_defaults(&cli);
-	if (opts_parse(&cli, argc, argv, pos, 1, &npos, err, sizeof(err))) {
+/* Stage results besides exit statuses: stop here, all is well (--help). */
+#define RUN_DONE (-1)
+
+/* Options, profile, engine and where the reports go: nothing touched yet. */
+static int run_options(struct run_ctx *c, int argc, char **argv, const char **target)
+{
+	const char *pos[2];
+	char err[512];
+	size_t npos;
+	int ret;
+
+	opts_defaults(&c->cli);
+	if (opts_parse(&c->cli, argc, argv, pos, 1, &npos, err, sizeof(err))) {
 		cli_error("%s", err);
 		fprintf(stderr, "Try 'diskbench --help'.\n");
 		return EXIT_USAGE;
 	}
-	if (cli.help) {
+	if (c->cli.help) {
 		usage(stdout);
-		return EXIT_OK;
+		return RUN_DONE;
 	}
-	if (cli.version) {
+	if (c->cli.version) {
 		printf("diskbench %s\n", PACKAGE_VERSION);
-		return EXIT_OK;
+		return RUN_DONE;
 	}
-	target = npos ? pos[0] : ".";
-	ret = load_profile(&cli, &prof);
+	*target = npos ? pos[0] : ".";
+	ret = load_profile(&c->cli, &c->prof);
 	if (ret >= 0)
 		return ret;
 	/* The run's settings: defaults < [profile] < the command line. */
-	s = prof.s;
-	opts_override(&s, &cli);
-	s.profile = prof.name;
-	if (s.baseline) {
-		ret = xbench_load_baseline(s.baseline, &baseline, err, sizeof(err));
-		if (ret) {
+	c->s = c->prof.s;
+	opts_override(&c->s, &c->cli);
+	c->s.profile = c->prof.name;
+	if (c->s.baseline) {
+		if (xbench_load_baseline(c->s.baseline, &c->baseline, err, sizeof(err))) {
 			cli_error("--baseline %s", err);
-			ret = EXIT_USAGE;
-			goto out_profile;
+			return EXIT_USAGE;
 		}
 	} else {
-		xbench_default_baseline(&baseline);
+		xbench_default_baseline(&c->baseline);
 	}
-
-	why = engine_pick(&s, &e);
-	if (why) {
-		cli_error("%s", why);
-		ret = strstr(why, "unknown") ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out_profile;
-	}
-	direct = s.direct;
-	if (e->flags & ENGINE_F_FORCE_DIRECT)
-		direct = 1;
-	if (!s.direct && opts_given(&cli, "buffered") &&
-	    (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
-		cli_error("--buffered: the %s engine only works with O_DIRECT "
-			  "(use --engine io_uring or sync for buffered I/O)", e->name);
-		ret = EXIT_USAGE;
-		goto out_profile;
-	}
-	if (check_cpus(&s, err, sizeof(err))) {
+	ret = engine_pick(&c->s, &c->e, err, sizeof(err));
+	if (ret) {
 		cli_error("%s", err);
-		ret = EXIT_USAGE;
-		goto out_profile;
+		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	c->direct = c->s.direct;
+	if (c->e->flags & ENGINE_F_FORCE_DIRECT)
+		c->direct = 1;
+	if (!c->s.direct && opts_given(&c->cli, "buffered") &&
+	    (c->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
+		cli_error("--buffered: the %s engine only works with O_DIRECT "
+			  "(use --engine io_uring or sync for buffered I/O)", c->e->name);
+		return EXIT_USAGE;
+	}
+	if (check_cpus(&c->s, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
 	}
 	/* Where the reports go is checked before a minute of measuring. */
-	cli_result_outputs(outs, s.json, s.csv, s.bonnie_csv);
-	ret = cli_check_outputs(outs, 3, &on_stdout);
+	cli_result_outputs(c->outs, c->s.json, c->s.csv, c->s.bonnie_csv);
+	ret = cli_check_outputs(c->outs, 3, &c->on_stdout);
 	if (ret != EXIT_OK)
-		goto out_profile;
-	if (s.drop_caches && geteuid() != 0) {
+		return ret;
+	if (c->s.drop_caches && geteuid() != 0) {
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
-		ret = EXIT_USAGE;
-		goto out_profile;
+		return EXIT_USAGE;
 	}
-	ret = target_probe(target, &ti, err, sizeof(err));
+	return EXIT_OK;
+}
+
+/* What the target is, whether writes are allowed, the result's header. */
+static int run_probe(struct run_ctx *c, const char *target)
+{
+	char err[512];
+	int ret;
+
+	ret = target_probe(target, &c->ti, err, sizeof(err));
 	if (ret) {
 		cli_error("%s: %s", target, err);
-		ret = EXIT_USAGE;
-		goto out_profile;
+		return EXIT_USAGE;
 	}
-	ret = check_dir_writable(&ti, err, sizeof(err));
+	ret = check_dir_writable(&c->ti, err, sizeof(err));
 	if (!ret)
-		ret = plan_pick_size(&s, &ti, &size, err, sizeof(err));
+		ret = plan_pick_size(&c->s, &c->ti, &c->size, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
-		ret = ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
-		goto out_profile;
+		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
-	writes_verdict(&s, &ti, &writes);
-	if (ti.kind == TARGET_DIR)
-		note_leftovers(&ti, &r);
+	writes_verdict(&c->s, &c->ti, &c->writes);
+	if (c->ti.kind == TARGET_DIR)
+		note_leftovers(&c->ti, &c->r);
+	c->r.tool_version = PACKAGE_VERSION;
+	now_iso(c->r.started_at, sizeof(c->r.started_at));
+	if (c->s.label)
+		snprintf(c->r.label, sizeof(c->r.label), "%s", c->s.label);
+	host_probe(&c->r.host);
+	c->r.target = c->ti;
+	c->r.clock_overhead_ns = clock_overhead_ns();
+	return EXIT_OK;
+}
 
-	r.tool_version = PACKAGE_VERSION;
-	now_iso(r.started_at, sizeof(r.started_at));
-	if (s.label)
-		snprintf(r.label, sizeof(r.label), "%s", s.label);
-	host_probe(&r.host);
-	r.target = ti;
-	r.clock_overhead_ns = clock_overhead_ns();
+/* The tests, what was left out and why, and whether the machine, the
+ * file system and the process limits can take them. */
+static int run_plan(struct run_ctx *c)
+{
+	struct plan *p = &c->plan;
+	struct plan_in in = { .prof = &c->prof, .cli = &c->cli, .run = &c->s, .e = c->e,
+			      .ti = &c->ti, .writes = &c->writes, .r = &c->r };
+	struct budget_need need;
+	struct budget_mem mem;
+	char err[768];
+	int ret;
 
-	in = (struct plan_in){ .prof = &prof, .cli = &cli, .run = &s, .e = e, .ti = &ti,
-			       .writes = &writes, .r = &r };
-	ret = plan_build(&plan, &in, err, sizeof(err));
+	ret = plan_build(p, &in, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
-		result_free(&r);
-		ret = ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
-		goto out_profile;
+		return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
 	/* Lay out enough for the largest working set of the plan. */
-	size = 0;
-	for (unsigned i = 0; i < plan.n; i++)
-		if (plan.specs[i].size > size)
-			size = plan.specs[i].size;
-	if (plan.skipped_writes)
-		result_add_warning(&r, "skipped %s on %s: %s", plan.skipped_names, ti.path,
-				   writes.reason);
-	if (plan.skipped_fs[0])
-		result_add_warning(&r, "skipped %s on %s %s: they need a file system (give a "
-				   "directory on it as the target)", plan.skipped_fs,
-				   target_kind_name(ti.kind), ti.path);
-	if (plan.skipped_ops[0])
-		result_add_warning(&r, "skipped %s: they do their own I/O, which the %s engine "
-				   "cannot stand in for", plan.skipped_ops, e->name);
+	c->size = 0;
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].size > c->size)
+			c->size = p->specs[i].size;
+	if (p->skipped_writes)
+		result_add_warning(&c->r, "skipped %s on %s: %s", p->skipped_names, c->ti.path,
+				   c->writes.reason);
+	if (p->skipped_fs[0])
+		result_add_warning(&c->r, "skipped %s on %s %s: they need a file system (give a "
+				   "directory on it as the target)", p->skipped_fs,
+				   target_kind_name(c->ti.kind), c->ti.path);
+	if (p->skipped_ops[0])
+		result_add_warning(&c->r, "skipped %s: they do their own I/O, which the %s engine "
+				   "cannot stand in for", p->skipped_ops, c->e->name);
+
+	budget_plan(p->specs, p->n, c->ti.kind == TARGET_DIR && plan_needs_data(p) &&
+		    !(c->e->flags & ENGINE_F_NO_IO) ? c->size : 0, &need);
+	if (!budget_memory(&mem) && budget_check_memory(&need, p->specs, &mem, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (budget_check_fds(&need, p->specs, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (!(c->e->flags & ENGINE_F_NO_IO) &&
+	    budget_check_space(&need, p->specs, p->n, &c->ti, (unsigned)c->s.max_fill, err,
+			       sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
+/* Claim the device, make the scratch directory, lay out the working set,
+ * fall back from O_DIRECT: where the I/O goes. Ctrl-C works from here. */
+static int run_stage(struct run_ctx *c)
+{
+	const bool io = !(c->e->flags & ENGINE_F_NO_IO);
+	struct plan *p = &c->plan;
+	int ret = 0;
+
 	/* Last line of defence before writing to a device: an exclusive open,
 	 * which the kernel refuses while anything has it mounted or claimed.
 	 * Held until the end of the run. */
-	if (ti.kind == TARGET_BLOCK && plan_writes(&plan) && !(e->flags & ENGINE_F_NO_IO)) {
-		claim = safety_claim(ti.resolved);
-		if (claim < 0) {
+	if (c->ti.kind == TARGET_BLOCK && plan_writes(p) && io) {
+		c->claim = safety_claim(c->ti.resolved);
+		if (c->claim < 0) {
 			cli_error("refusing to write to %s: the kernel refuses exclusive access "
-				  "(%s): it is mounted or in use", ti.path, strerror(-claim));
-			result_free(&r);
-			ret = EXIT_REFUSED;
-			goto out_profile;
+				  "(%s): it is mounted or in use", c->ti.path, strerror(-c->claim));
+			return EXIT_REFUSED;
 		}
 	}
-
 	/* Where the I/O goes: a laid-out scratch file, or the target itself. */
-	where = (struct run_target){ .ti = &ti, .data = { AT_FDCWD, ti.resolved },
-				     .scratch_fd = -1 };
-	if (ti.kind == TARGET_DIR && !(e->flags & ENGINE_F_NO_IO)) {
-		ret = target_scratch_create(ti.resolved, scratch, sizeof(scratch));
+	c->where = (struct run_target){ .ti = &c->ti, .data = { AT_FDCWD, c->ti.resolved },
+					.scratch_fd = -1 };
+	if (c->ti.kind == TARGET_DIR && io) {
+		ret = target_scratch_create(c->ti.resolved, c->scratch, sizeof(c->scratch));
 		if (!ret)
-			ret = target_scratch_file("data", &where.data);
+			ret = target_scratch_file("data", &c->where.data);
 		if (ret) {
-			cli_error("%s: cannot create scratch files: %s", ti.path, strerror(-ret));
-			target_scratch_cleanup();
-			result_free(&r);
-			ret = EXIT_RUNTIME;
-			goto out_profile;
+			cli_error("%s: cannot create scratch files: %s", c->ti.path, strerror(-ret));
+			return EXIT_RUNTIME;
 		}
-		where.scratch_fd = target_scratch_fd();
-		/* Only tests that read or rewrite the data file need it
-		 * written out first; file tests and per-char writes make
-		 * their own files. */
-		progress = isatty(STDERR_FILENO) && !s.quiet && plan_needs_data(&plan);
-		if (progress)
-			fprintf(stderr, "laying out %" PRIu64 " MiB in %s ...", size >> 20,
-				scratch);
-		if (plan_needs_data(&plan))
-			ret = target_layout(&where.data, size, 1u << 20, s.seed, NULL, NULL, NULL);
-		if (ret) {
-			cli_error("%s/data: laying out the working set: %s", scratch, strerror(-ret));
-			target_scratch_cleanup();
-			result_free(&r);
-			ret = EXIT_RUNTIME;
-			goto out_profile;
-		}
+		c->where.scratch_fd = target_scratch_fd();
 	}
-	if (plan_direct(&plan) && !(e->flags & ENGINE_F_NO_IO) && !direct_works(&where.data)) {
-		if (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
-			cli_error("%s: the file system refuses O_DIRECT, which the %s engine needs",
-				  ti.path, e->name);
-			target_scratch_cleanup();
-			result_free(&r);
-			ret = EXIT_RUNTIME;
-			goto out_profile;
-		}
-		result_add_warning(&r, "%s refuses O_DIRECT (%s): tests run buffered, as if "
-				   "their file were larger than RAM (see --buffered)",
-				   ti.path, ti.fs_type[0] ? ti.fs_type : "unknown fs");
-		direct = 0;
-		for (unsigned i = 0; i < plan.n; i++)
-			plan.specs[i].direct = false;
-	}
-	s.direct = direct;
-	s.size = size;	/* echo the working set used, not "0" for the default */
-	opts_echo(&s, &r);
-	result_add_setting(&r, "engine_resolved", "%s", e->name);
-
-	progress = isatty(STDERR_FILENO) && !s.quiet;
-	npass = (unsigned)s.repeat;
+	/* After the scratch module's handlers: the first Ctrl-C is ours. */
 	catch_sigint();
-	/*
-	 * --repeat N runs the whole plan N times, pass after pass, so that slow
-	 * drift of a shared machine spreads over every test instead of hitting
-	 * one test's runs. Pass 1 adds the tests to r in plan order; later
-	 * passes add a run to each (r.tests[i] is plan.specs[i] then).
-	 */
-	for (pass = 0; pass < npass && !interrupted && status == EXIT_OK; pass++) {
-		done = 0;
-		for (unsigned i = 0; i < plan.n && !interrupted; i++) {
-			struct test_spec *t = &plan.specs[i];
-			struct test_result tr, acc;
-			struct progress_state ps = { 0 };
-			char name[64];
-
-			plan_spec_name(t, direct, name, sizeof(name));
-			if (progress) {
-				if (npass > 1)
-					snprintf(ps.head, sizeof(ps.head), "[%u/%u] pass %u/%u %s",
-						 i + 1, plan.n, pass + 1, npass, name);
-				else
-					snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s", i + 1,
-						 plan.n, name);
-				t->progress = show_progress;
-				t->progress_arg = &ps;
-				fprintf(stderr, "\r\033[K%s", ps.head);
-			}
-			if (s.drop_caches) {
-				ret = drop_all_caches();
-				if (ret)
-					result_add_warning(&r, "--drop-caches: %s", strerror(-ret));
-			} else if (!t->direct && !(e->flags & ENGINE_F_NO_IO)) {
-				drop_cache(&where, &r);
-			}
-			t->stop = &interrupted;
-			ret = runner_run(t, &where, &tr, err, sizeof(err));
-			if (ret) {
-				if (progress)
-					fputc('\n', stderr);
-				cli_error("%s: %s", name, err);
-				status = EXIT_RUNTIME;
-				break;
-			}
-			snprintf(tr.name, sizeof(tr.name), "%s", name);
-			result_finish(&tr);
-			/*
-			 * Ctrl-C cut this run short. In pass 1 it is the test's
-			 * only run and is kept, as without --repeat: what was
-			 * measured is reported. In a later pass the test has
-			 * whole runs already, and a short one would only skew
-			 * their median: it is dropped. Every run that completed
-			 * is kept, also those of a pass that did not finish.
-			 */
-			if (pass && interrupted) {
-				free(tr.lat);
-				break;
-			}
-			if (!pass) {
-				memset(&acc, 0, sizeof(acc));
-				ret = repeat_add(&acc, &tr);
-				if (!ret && result_add_test(&r, &acc)) {
-					free(acc.lat);
-					free(acc.runs);
-					ret = -ENOMEM;
-				}
-			} else {
-				ret = repeat_add(&r.tests[i], &tr);
-			}
-			if (ret) {
-				free(tr.lat);
-				cli_error("out of memory");
-				status = EXIT_RUNTIME;
-				break;
-			}
-			done++;
+	/* Only tests that read or rewrite the data file need it written out
+	 * first; file tests and per-char writes make their own files. */
+	if (c->where.scratch_fd >= 0 && plan_needs_data(p)) {
+		ret = target_layout(&c->where.data, c->size, 1u << 20, c->s.seed, &interrupted,
+				    c->progress ? show_layout : NULL, c->scratch);
+		if (c->progress)
+			fputs("\r\033[K", stderr);
+		if (ret == -EINTR) {
+			result_add_warning(&c->r, "interrupted while laying out the working set: "
+					   "nothing was measured");
+			return 128 + SIGINT;
+		}
+		if (ret) {
+			cli_error("%s/data: laying out the working set: %s", c->scratch,
+				  strerror(-ret));
+			return EXIT_RUNTIME;
 		}
 	}
+	if (plan_direct(p) && io && !direct_works(&c->where.data)) {
+		if (c->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
+			cli_error("%s: the file system refuses O_DIRECT, which the %s engine needs",
+				  c->ti.path, c->e->name);
+			return EXIT_RUNTIME;
+		}
+		result_add_warning(&c->r, "%s refuses O_DIRECT (%s): tests run buffered, as if "
+				   "their file were larger than RAM (see --buffered)",
+				   c->ti.path, c->ti.fs_type[0] ? c->ti.fs_type : "unknown fs");
+		c->direct = 0;
+		for (unsigned i = 0; i < p->n; i++)
+			p->specs[i].direct = false;
+	}
+	c->s.direct = c->direct;
+	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
+	opts_echo(&c->s, &c->r);
+	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
+	return EXIT_OK;
+}
+
+/* One test of one pass into the result: 0, -EINTR (stopped before it
+ * measured anything), or -errno after saying why it could not run. */
+static int run_one(struct run_ctx *c, unsigned i)
+{
+	struct test_spec *t = &c->plan.specs[i];
+	struct progress_state ps = { 0 };
+	struct test_result tr, acc;
+	char name[64], err[512];
+	int ret;
+
+	plan_spec_name(t, c->direct, name, sizeof(name));
+	if (c->progress) {
+		if (c->npass > 1)
+			snprintf(ps.head, sizeof(ps.head), "[%u/%u] pass %u/%u %s", i + 1,
+				 c->plan.n, c->pass + 1, c->npass, name);
+		else
+			snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s", i + 1, c->plan.n, name);
+		t->progress = show_progress;
+		t->progress_arg = &ps;
+		fprintf(stderr, "\r\033[K%s", ps.head);
+	}
+	if (c->s.drop_caches) {
+		ret = drop_all_caches();
+		if (ret)
+			result_add_warning(&c->r, "--drop-caches: %s", strerror(-ret));
+	} else if (!t->direct && !(c->e->flags & ENGINE_F_NO_IO)) {
+		drop_cache(&c->where, &c->r);
+	}
+	t->stop = &interrupted;
+	ret = runner_run(t, &c->where, &tr, err, sizeof(err));
+	t->progress = NULL;
+	if (ret == -EINTR && interrupted) {
+		snprintf(c->cut_in_setup, sizeof(c->cut_in_setup), "%s", name);
+		return -EINTR;
+	}
+	if (ret) {
+		/* What was measured before stays: the failure is reported
+		 * with it, in every output, and the exit status says so. */
+		if (c->progress)
+			fputs("\r\033[K", stderr);
+		cli_error("%s: %s", name, err);
+		result_add_warning(&c->r, "%s could not run: %s; the tests before it are "
+				   "reported, the rest of the plan was not run", name, err);
+		return ret;
+	}
+	snprintf(tr.name, sizeof(tr.name), "%s", name);
+	result_finish(&tr);
+	/*
+	 * Ctrl-C cut this run short. In pass 1 it is the test's only run and
+	 * is kept, as without --repeat: what was measured is reported. In a
+	 * later pass the test has whole runs already, and a short one would
+	 * only skew their median: it is dropped. Every run that completed is
+	 * kept, also those of a pass that did not finish.
+	 */
+	if (c->pass && interrupted) {
+		free(tr.lat);
+		return -EINTR;
+	}
+	if (!c->pass) {
+		memset(&acc, 0, sizeof(acc));
+		ret = repeat_add(&acc, &tr);
+		if (!ret && result_add_test(&c->r, &acc)) {
+			free(acc.lat);
+			free(acc.runs);
+			ret = -ENOMEM;
+		}
+	} else {
+		ret = repeat_add(&c->r.tests[i], &tr);
+	}
+	if (ret) {
+		free(tr.lat);
+		cli_error("out of memory");
+		return ret;
+	}
+	c->done++;
+	return 0;
+}
+
+/*
+ * --repeat N runs the whole plan N times, pass after pass, so that slow
+ * drift of a shared machine spreads over every test instead of hitting one
+ * test's runs. Pass 1 adds the tests to r in plan order; later passes add a
+ * run to each (r.tests[i] is plan.specs[i] then).
+ */
+static int run_passes(struct run_ctx *c)
+{
+	int ret = 0;
+
+	c->npass = (unsigned)c->s.repeat;
+	for (c->pass = 0; c->pass < c->npass && !interrupted && !ret; c->pass++) {
+		c->done = 0;
+		for (unsigned i = 0; i < c->plan.n && !interrupted && !ret; i++)
+			ret = run_one(c, i);
+	}
+	if (ret == -EINTR || (interrupted && !ret))
+		return 128 + SIGINT;
+	return ret ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* Warnings and scores derived from what was measured. */
+static void run_annotate(struct run_ctx *c, int status)
+{
+	struct run_result *r = &c->r;
+
 	/* Each test over its runs: the medians, the sums, the spread. */
-	for (unsigned i = 0; i < r.ntests; i++) {
-		struct test_result *tr = &r.tests[i];
+	for (unsigned i = 0; i < r->ntests; i++) {
+		struct test_result *tr = &r->tests[i];
 
 		repeat_finish(tr);
 		if (tr->errors) {
-			failed = true;
-			result_add_warning(&r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
+			c->failed = true;
+			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
 					   PRIu64, tr->name, tr->errors, strerror(tr->first_errno),
 					   tr->first_error_offset);
 		}
 		if (tr->cached)
-			result_add_warning(&r, "%s: reads did not reach the device (page cache?)",
+			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
 					   tr->name);
 		if (repeat_unreliable(tr))
-			result_add_warning(&r, "%s: runs spread widely (CV %.1f %% over %u runs): "
+			result_add_warning(r, "%s: runs spread widely (CV %.1f %% over %u runs): "
 					   "the median is not reliable; see the runs in --json",
 					   tr->name, 100 * tr->summary.iops.cv, tr->nruns);
 	}
-	if (r.ntests && !r.tests[0].dev_valid && !(e->flags & ENGINE_F_NO_IO))
-		result_add_warning(&r, "%s has no block device counters (%s): whether the I/O "
-				   "reached a disk cannot be checked", ti.path,
-				   ti.fs_type[0] ? ti.fs_type : "no device");
-	/* Scores: for the xbench profile against Xbench's reference, or
-	 * against the saved result given with --baseline. */
-	if (r.ntests && (s.baseline || !strcmp(prof.name, "xbench")))
-		xbench_score(&r, &baseline);
-	if (interrupted && status == EXIT_OK) {
-		if (npass == 1)
-			result_add_warning(&r, "interrupted: %u of %u tests ran, the last one cut "
-					   "short", done, plan.n);
-		else if (pass <= 1)
-			result_add_warning(&r, "interrupted in pass 1 of %u: %u of %u tests ran "
-					   "once, the last one cut short", npass, done, plan.n);
-		else
-			result_add_warning(&r, "interrupted in pass %u of %u: %u of %u tests ran "
-					   "in it (the run cut short is left out); each test "
-					   "reports the runs that completed", pass, npass, done,
-					   plan.n);
-		status = 128 + SIGINT;
-	}
-	if (claim >= 0)
-		close(claim);
+	if (r->ntests && !r->tests[0].dev_valid && !(c->e->flags & ENGINE_F_NO_IO))
+		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
+				   "reached a disk cannot be checked", c->ti.path,
+				   c->ti.fs_type[0] ? c->ti.fs_type : "no device");
+	/* Scores: for a profile that asks for them against Xbench's
+	 * reference, or against the saved result given with --baseline. */
+	if (r->ntests && (c->s.baseline || !strcmp(c->prof.name, "xbench")))
+		xbench_score(r, &c->baseline);
+	if (status != 128 + SIGINT)
+		return;
+	if (c->npass == 1 && c->cut_in_setup[0])
+		result_add_warning(r, "interrupted: %u of %u tests ran; %s was stopped while it "
+				   "set up, before it measured anything", c->done, c->plan.n,
+				   c->cut_in_setup);
+	else if (c->npass == 1)
+		result_add_warning(r, "interrupted: %u of %u tests ran, the last one cut short",
+				   c->done, c->plan.n);
+	else if (c->pass <= 1)
+		result_add_warning(r, "interrupted in pass 1 of %u: %u of %u tests ran once, the "
+				   "last one cut short", c->npass, c->done, c->plan.n);
+	else
+		result_add_warning(r, "interrupted in pass %u of %u: %u of %u tests ran in it "
+				   "(the run cut short is left out); each test reports the runs "
+				   "that completed", c->pass, c->npass, c->done, c->plan.n);
+}
+
+/* Release the device and the scratch directory, then say what was
+ * measured: warnings, the table, every report file. */
+static int run_report(struct run_ctx *c, int status)
+{
+	if (c->claim >= 0)
+		close(c->claim);
+	c->claim = -1;
 	if (target_scratch_cleanup() == -EXDEV)
-		result_add_warning(&r, "the scratch directory %s was moved or replaced during the "
-				   "run (by someone who can write %s): its files were removed "
+		result_add_warning(&c->r, "the scratch directory %s was moved or replaced during "
+				   "the run (by someone who can write %s): its files were removed "
 				   "through diskbench's handle on it, and nothing was followed "
 				   "through the name; the empty directory is left where it went",
-				   scratch, ti.path);
-	if (progress)
-		fprintf(stderr, "\r\033[K");
-
-	for (unsigned i = 0; i < r.nwarnings; i++)
-		cli_warn("%s", r.warnings[i]);
-	if (status == EXIT_OK || status == 128 + SIGINT) {
-		if (!s.quiet && !on_stdout)
-			report_text(stdout, &r);
-		if (cli_write_outputs(outs, 3, &r) != EXIT_OK)
-			status = EXIT_RUNTIME;
-		if (failed && status == EXIT_OK)
-			status = EXIT_RUNTIME;
-	}
-	result_free(&r);
-	profile_free(&prof);
+				   c->scratch, c->ti.path);
+	if (c->progress)
+		fputs("\r\033[K", stderr);
+	for (unsigned i = 0; i < c->r.nwarnings; i++)
+		cli_warn("%s", c->r.warnings[i]);
+	/* Nothing measured (Ctrl-C during the layout or the first setup):
+	 * no report to write, and none to overwrite an older one with. */
+	if (!c->r.ntests)
+		return status;
+	if (!c->s.quiet && !c->on_stdout)
+		report_text(stdout, &c->r);
+	if (cli_write_outputs(c->outs, 3, &c->r) != EXIT_OK && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	if (c->failed && status == EXIT_OK)
+		status = EXIT_RUNTIME;
 	return status;
+}
 
-out_profile:
-	profile_free(&prof);
-	return ret;
+int cmd_run(int argc, char **argv)
+{
+	/* static: a plan holds 256 specs, a result many settings */
+	static struct run_ctx c;
+	const char *target = ".";
+	int status;
+
+	memset(&c, 0, sizeof(c));
+	c.claim = -1;
+	status = run_options(&c, argc, argv, &target);
+	if (status == EXIT_OK)
+		status = run_probe(&c, target);
+	if (status == EXIT_OK)
+		status = run_plan(&c);
+	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
+	if (status == EXIT_OK)
+		status = run_stage(&c);
+	if (status == EXIT_OK) {
+		status = run_passes(&c);
+		run_annotate(&c, status);
+		status = run_report(&c, status);
+	} else if (status == 128 + SIGINT) {
+		status = run_report(&c, status);
+	}
+	/* One way out: whatever was taken is given back. */
+	if (c.claim >= 0)
+		close(c.claim);
+	target_scratch_cleanup();
+	result_free(&c.r);
+	profile_free(&c.prof);
+	return status == RUN_DONE ? EXIT_OK : status;
 }

@@ -28,9 +28,10 @@ struct worker {
 	unsigned id;
 	const struct test_spec *spec;
 	const struct run_target *where;
-	pthread_barrier_t *barrier;
+	struct gate *gate;
 	const uint64_t *t0;		/* common start, set by the main thread */
 	unsigned *finished;		/* workers out of their loop (atomic) */
+	struct wl_progress prog;	/* setup and teardown work (WL_OPS) */
 
 	struct engine_ctx ctx;
 	bool engine_ready;
@@ -61,6 +62,77 @@ struct worker {
 	int err;			/* setup failure: -errno */
 	char errmsg[200];
 };
+
+/*
+ * The start gate: every worker sets up, says it is ready, and waits for the
+ * verdict - go, or give up - which the runner's thread gives once all are
+ * ready, or at once when a thread could not be created. (A barrier cannot
+ * be called off: with one thread missing, the others would wait forever.)
+ */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;
+	int verdict;		/* 0 waiting, 1 go, -1 give up */
+};
+
+static void gate_init(struct gate *g)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	g->ready = 0;
+	g->verdict = 0;
+}
+
+static void gate_destroy(struct gate *g)
+{
+	pthread_cond_destroy(&g->cond);
+	pthread_mutex_destroy(&g->lock);
+}
+
+/* A worker is ready; returns the verdict once there is one. */
+static int gate_arrive(struct gate *g)
+{
+	int v;
+
+	pthread_mutex_lock(&g->lock);
+	g->ready++;
+	pthread_cond_broadcast(&g->cond);
+	while (!g->verdict)
+		pthread_cond_wait(&g->cond, &g->lock);
+	v = g->verdict;
+	pthread_mutex_unlock(&g->lock);
+	return v;
+}
+
+/* Wait up to timeout_ns for n workers to be ready; true when they are. */
+static bool gate_wait_ready(struct gate *g, unsigned n, uint64_t timeout_ns)
+{
+	uint64_t t = clock_ns() + timeout_ns;
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
+			       .tv_nsec = (long)(t % 1000000000u) };
+	bool all;
+
+	pthread_mutex_lock(&g->lock);
+	while (g->ready < n && pthread_cond_timedwait(&g->cond, &g->lock, &ts) == 0)
+		;
+	all = g->ready >= n;
+	pthread_mutex_unlock(&g->lock);
+	return all;
+}
+
+static void gate_open(struct gate *g, int verdict)
+{
+	pthread_mutex_lock(&g->lock);
+	g->verdict = verdict;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
 
 static uint64_t tv_ns(const struct timeval *tv)
 {
@@ -146,6 +218,27 @@ static void pin(struct worker *w)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+void runner_job_params(const struct test_spec *s, unsigned job, struct wl_job *j)
+{
+	*j = (struct wl_job){
+		.scratch_fd = -1,
+		.data = { AT_FDCWD, "" },
+		.size = s->size,
+		.bs = s->bs,
+		.job = job,
+		.jobs = s->jobs,
+		.seed = s->seed,
+		.direct = s->direct,
+		.pattern = s->wl->pattern,
+		.char_mode = s->char_mode,
+		.nfiles = s->nfiles ? s->nfiles : WL_DEFAULT_NFILES,
+		.min_size = s->file_min,
+		.max_size = s->file_max,
+		.ndirs = s->ndirs ? s->ndirs : WL_DEFAULT_NDIRS,
+		.fsync = s->fsync,
+	};
+}
+
 /* A WL_OPS job: no engine, no fd; the workload opens what it needs. */
 static int worker_setup_ops(struct worker *w)
 {
@@ -158,27 +251,20 @@ static int worker_setup_ops(struct worker *w)
 	if (!w->lat)
 		return worker_fail(w, -ENOMEM, "allocating the histogram");
 	hist_init(w->lat);
+	runner_job_params(s, w->id, j);
 	j->scratch_fd = w->where->scratch_fd;
 	j->data = w->where->data;
-	j->size = s->size;
-	j->bs = s->bs;
-	j->job = w->id;
-	j->jobs = s->jobs;
-	j->seed = s->seed;
-	j->direct = s->direct;
-	j->pattern = s->wl->pattern;
-	j->char_mode = s->char_mode;
-	j->nfiles = s->nfiles ? s->nfiles : WL_DEFAULT_NFILES;
-	j->min_size = s->file_min;
-	j->max_size = s->file_max;
-	j->ndirs = s->ndirs ? s->ndirs : WL_DEFAULT_NDIRS;
-	j->fsync = s->fsync;
 	j->drop_behind = w->drop_behind;
+	j->stop = s->stop;
+	j->progress = &w->prog;
 	w->ops_ready = true;
 	ret = s->wl->ops->init(&w->ops_state, j, w->errmsg, sizeof(w->errmsg));
 	if (ret) {
 		w->err = ret;
-		if (!w->errmsg[0])
+		if (ret == -EINTR)
+			snprintf(w->errmsg, sizeof(w->errmsg), "interrupted while setting up %s",
+				 s->wl->name);
+		else if (!w->errmsg[0])
 			snprintf(w->errmsg, sizeof(w->errmsg), "%s: setup: %s", s->wl->name,
 				 strerror(-ret));
 	}
@@ -605,9 +691,7 @@ static void *worker_main(void *arg)
 	(void)unshare(CLONE_FILES);
 	worker_setup(w);
 	/* Everyone starts together, or nobody does. */
-	pthread_barrier_wait(w->barrier);
-	pthread_barrier_wait(w->barrier);
-	if (!w->err && *w->t0) {
+	if (gate_arrive(w->gate) > 0 && !w->err) {
 		if (w->spec->wl->kind == WL_OPS)
 			worker_loop_ops(w);
 		else
@@ -684,8 +768,41 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 			if (ops_kind)
 				bytes += __atomic_load_n(&ws[i].bytes, __ATOMIC_RELAXED);
 		}
-		spec->progress(spec->progress_arg, now - t0, spec_ramp(spec) + spec->runtime_ns,
-			       ops, ops_kind ? bytes : ops * spec->bs);
+		spec->progress(spec->progress_arg, &(struct runner_progress){
+			.phase = RUNNER_RUN, .elapsed_ns = now - t0,
+			.total_ns = spec_ramp(spec) + spec->runtime_ns, .ops = ops,
+			.bytes = ops_kind ? bytes : ops * spec->bs });
+	}
+}
+
+/* Setup or teardown progress, summed over the jobs. */
+static void report_work(const struct test_spec *spec, const struct worker *ws, unsigned n,
+			enum runner_phase phase)
+{
+	struct runner_progress p = { .phase = phase };
+
+	if (!spec->progress)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		p.done += __atomic_load_n(&ws[i].prog.done, __ATOMIC_RELAXED);
+		p.todo += __atomic_load_n(&ws[i].prog.todo, __ATOMIC_RELAXED);
+	}
+	spec->progress(spec->progress_arg, &p);
+}
+
+/* Until every worker has torn down (the file tests remove their files:
+ * seconds for many), reporting how far they are. */
+static void wait_teardown(const struct test_spec *spec, const struct worker *ws, unsigned n,
+			  const unsigned *finished)
+{
+	uint64_t next = clock_ns() + 500000000u;
+
+	while (__atomic_load_n(finished, __ATOMIC_ACQUIRE) < n) {
+		sleep_until(clock_ns() + 20000000u);
+		if (clock_ns() >= next) {
+			next = clock_ns() + 500000000u;
+			report_work(spec, ws, n, RUNNER_TEARDOWN);
+		}
 	}
 }
 
@@ -709,13 +826,39 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 	}
 }
 
+/* Per request besides its buffer: the slot, its place in three lists, and
+ * the engine's own (an io_uring SQE and CQEs, a libaio iocb and event). */
+#define REQ_OVERHEAD (sizeof(struct io_req) + 3 * sizeof(void *) + 128)
+/* Per job besides its requests: its state, histogram, the engine's setup
+ * (rings), and the pages of its thread's stack it touches. */
+#define JOB_OVERHEAD (sizeof(struct worker) + sizeof(struct hist) + (256u << 10))
+
+void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
+{
+	struct wl_footprint one = { 0 };
+	struct wl_job job;
+
+	if (s->wl->kind == WL_OPS) {
+		runner_job_params(s, 0, &job);
+		if (s->wl->ops && s->wl->ops->footprint)
+			s->wl->ops->footprint(&job, &one);
+	} else {
+		one.mem_bytes = (uint64_t)s->qd * (s->bs + REQ_OVERHEAD);
+		one.fds = 2;	/* the target and the engine's ring */
+	}
+	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + sizeof(struct hist);
+	fp->disk_bytes = (uint64_t)s->jobs * one.disk_bytes;
+	fp->inodes = (uint64_t)s->jobs * one.inodes;
+	fp->fds = one.fds;
+}
+
 int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen)
 {
 	const struct target_info *ti = where->ti;
 	struct dev_counters c0 = { 0 }, c1 = { 0 };
 	struct worker *ws;
-	pthread_barrier_t barrier;
+	struct gate gate;
 	uint64_t t0 = 0, ramp = spec_ramp(spec);
 	unsigned n = spec->jobs, started = 0, finished = 0, i;
 	const bool ops_kind = spec->wl->kind == WL_OPS;
@@ -756,55 +899,70 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	out->ramp_ns = ramp;
 	out->size = spec_size(spec);
 
-	pthread_barrier_init(&barrier, NULL, n + 1);
+	gate_init(&gate);
 	for (i = 0; i < n; i++) {
 		ws[i].id = i;
 		ws[i].spec = spec;
 		ws[i].where = where;
-		ws[i].barrier = &barrier;
+		ws[i].gate = &gate;
 		ws[i].t0 = &t0;
 		ws[i].finished = &finished;
 		ws[i].ctx.fd = -1;
 		ws[i].drop_behind = out->drop_behind;
-		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) {
-			ret = -EAGAIN;
-			snprintf(err, errlen, "cannot start worker thread %u", i);
+		ret = pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]);
+		if (ret) {
+			snprintf(err, errlen, "cannot start worker thread %u of %u: %s", i + 1, n,
+				 strerror(ret));
+			ret = -ret;
 			break;
 		}
 		started++;
 	}
-	if (started < n) {
-		/* The barrier counts n + 1: stand in for the missing threads
-		 * by cancelling the whole test. Threads that did start are
-		 * parked on the barrier; there is no portable way to release
-		 * them short of meeting the count, so we do. */
-		for (i = started; i < n; i++)
-			ws[i].err = -EAGAIN;
-	}
-	if (started == n) {
-		pthread_barrier_wait(&barrier);	/* all set up */
+	if (!ret) {
+		/* Setup: the file tests may make many files first. */
+		uint64_t next = clock_ns() + 500000000u;
+
+		while (!gate_wait_ready(&gate, n, 100000000u)) {
+			if (clock_ns() >= next) {
+				next = clock_ns() + 500000000u;
+				report_work(spec, ws, n, RUNNER_SETUP);
+			}
+		}
 		for (i = 0; i < n; i++) {
-			if (ws[i].err && !ret) {
+			if (ws[i].err && (!ret || ws[i].err == -EINTR)) {
 				ret = ws[i].err;
 				snprintf(err, errlen, "%s", ws[i].errmsg);
 			}
 		}
-		if (!ret)
-			t0 = clock_ns();
-		pthread_barrier_wait(&barrier);	/* go (t0 != 0) or give up */
-		if (!ret && (ops_kind || !(spec->engine->flags & ENGINE_F_NO_IO))) {
-			/* The workers' measured windows start at the first
-			 * completion after the ramp: within one I/O of this. */
-			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp);
+	}
+	if (!ret) {
+		const bool io = ops_kind || !(spec->engine->flags & ENGINE_F_NO_IO);
+
+		/* With no ramp the windows open at t0: sample before. */
+		if (io && !ramp)
 			target_dev_counters(ti, &c0);
+		t0 = clock_ns();
+		gate_open(&gate, 1);
+		if (io) {
+			/* The windows open at the first completion after the
+			 * ramp: sample a moment before it ends, so that the
+			 * device has moved at least what they count. */
+			if (ramp) {
+				wait_reporting(spec, ws, n, &finished, t0,
+					       t0 + ramp - (ramp < 2000000u ? ramp : 2000000u));
+				target_dev_counters(ti, &c0);
+			}
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
 			wait_windows(spec, ws, n, &finished);
 			target_dev_counters(ti, &c1);
 		}
+	} else {
+		gate_open(&gate, -1);
 	}
+	wait_teardown(spec, ws, started, &finished);
 	for (i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
-	pthread_barrier_destroy(&barrier);
+	gate_destroy(&gate);
 
 	if (!ret) {
 		merge(ws, n, spec, out);

@@ -39,6 +39,23 @@ static void char_describe(const struct wl_job *job, struct wl_desc *d)
 	d->direct = false;	/* stdio buffers; 1-byte O_DIRECT is impossible */
 }
 
+/* The state and stdio's buffer (st_blksize; 64 KiB covers what file systems
+ * report); char-write's file is its share of the working set. */
+static void char_footprint(const struct wl_job *job, struct wl_footprint *fp)
+{
+	fp->mem_bytes = sizeof(struct char_state) + (64u << 10);
+	fp->fds = 1;
+	fp->disk_bytes = 0;
+	fp->inodes = 0;
+}
+
+static void char_write_footprint(const struct wl_job *job, struct wl_footprint *fp)
+{
+	char_footprint(job, fp);
+	fp->disk_bytes = (job->size / (job->jobs ? job->jobs : 1) + 4095) / 4096 * 4096;
+	fp->inodes = 1;
+}
+
 static void char_cleanup(void *arg)
 {
 	struct char_state *st = arg;
@@ -273,6 +290,7 @@ const struct wl_ops wl_char_write_ops = {
 	.flush = char_flush,
 	.cleanup = char_cleanup,
 	.describe = char_describe,
+	.footprint = char_write_footprint,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
 };
 
@@ -281,5 +299,6 @@ const struct wl_ops wl_char_read_ops = {
 	.op = char_read_op,
 	.cleanup = char_cleanup,
 	.describe = char_describe,
+	.footprint = char_footprint,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
 };

@@ -60,14 +60,46 @@ struct meta_state {
 	unsigned char *data;
 	size_t datalen;
 	uint64_t seq;
+	struct wl_progress *progress;	/* wl_job.progress: setup and clean-up */
 	char root[32];
 };
+
+/* How often setup and clean-up look at the stop flag and count: every
+ * 1024 files is well under a second even on a slow disk. */
+#define META_STEP 1024u
+
+static void meta_count(struct meta_state *st, uint64_t done, uint64_t todo)
+{
+	if (!st->progress)
+		return;
+	__atomic_store_n(&st->progress->done, done, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->progress->todo, todo, __ATOMIC_RELAXED);
+}
 
 static void meta_describe(const struct wl_job *job, struct wl_desc *d)
 {
 	d->engine = "posix";
 	d->io_size = job->max_size > UINT32_MAX ? UINT32_MAX : (uint32_t)job->max_size;
 	d->direct = false;
+}
+
+/*
+ * The name order (4 bytes a file), a descriptor per directory, the data
+ * buffer; on disk, every file rounded up to 4 KiB blocks, a directory entry
+ * of at most 64 bytes each (a name of up to 22 characters, hashed-tree
+ * overhead), a block per directory.
+ */
+static void meta_footprint(const struct wl_job *job, struct wl_footprint *fp)
+{
+	uint64_t max = job->max_size > job->min_size ? job->max_size : job->min_size;
+	uint64_t datalen = max < DATA_BUF_MAX ? max : DATA_BUF_MAX;
+
+	fp->mem_bytes = sizeof(struct meta_state) + job->nfiles * sizeof(uint32_t) +
+			(uint64_t)job->ndirs * sizeof(int) + (datalen ? datalen : 1);
+	fp->disk_bytes = job->nfiles * ((max + 4095) / 4096 * 4096 + 64) +
+			 ((uint64_t)job->ndirs + 1) * 4096;
+	fp->inodes = job->nfiles + job->ndirs + 1;
+	fp->fds = (uint64_t)job->ndirs + 3;
 }
 
 /* splitmix64's finalizer: a file's random characters from its number. */
@@ -168,14 +200,19 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	return ret;
 }
 
+/* Remove files order[from..to): clean-up runs to the end whatever stop
+ * says (nothing is left behind), counting as it goes. */
 static void meta_unlink(struct meta_state *st, uint32_t from, uint32_t to)
 {
 	char name[NAME_LEN + 1];
 
 	for (uint32_t p = from; p < to; p++) {
+		if ((p - from) % META_STEP == 0)
+			meta_count(st, p - from, to - from);
 		meta_name(st, st->order[p], name);
 		unlinkat(meta_dir(st, st->order[p]), name, 0);
 	}
+	meta_count(st, to - from, to - from);
 }
 
 static void meta_cleanup(void *arg)
@@ -302,6 +339,7 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	st->min_size = job->min_size;
 	st->max_size = job->max_size > job->min_size ? job->max_size : job->min_size;
 	st->fsync = job->fsync;
+	st->progress = job->progress;
 	st->datalen = st->max_size < DATA_BUF_MAX ? (size_t)st->max_size : DATA_BUF_MAX;
 	st->order = malloc((size_t)st->nfiles * sizeof(*st->order));
 	st->dirfd = malloc((size_t)st->ndirs * sizeof(*st->dirfd));
@@ -352,6 +390,14 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 		 * starts, in number order; then on disk, as bonnie++'s would be
 		 * after its create phase. */
 		for (uint32_t i = 0; i < st->nfiles; i++) {
+			if (i % META_STEP == 0) {
+				meta_count(st, i, st->nfiles);
+				if (job->stop && *job->stop) {
+					st->made = i;
+					snprintf(err, errlen, "interrupted");
+					return -EINTR;
+				}
+			}
 			ret = meta_make(st, i, false, &bytes);
 			if (ret) {
 				st->made = i + 1;	/* the i-th may exist, half written */
@@ -360,6 +406,7 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 			}
 		}
 		st->all_made = true;
+		meta_count(st, st->nfiles, st->nfiles);
 		if (syncfs(st->rootfd))
 			return meta_fail(err, errlen, -errno, "syncing", st->root);
 		/* The order, outside the timed ops: the directories' own, or
@@ -460,6 +507,7 @@ const struct wl_ops wl_meta_create_ops = {
 	.op = meta_create_op,
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
+	.footprint = meta_footprint,
 	.unit = "file created",
 };
 
@@ -468,6 +516,7 @@ const struct wl_ops wl_meta_stat_ops = {
 	.op = meta_stat_op,
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
+	.footprint = meta_footprint,
 	.unit = "file stat'ed",
 };
 
@@ -476,5 +525,6 @@ const struct wl_ops wl_meta_delete_ops = {
 	.op = meta_delete_op,
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
+	.footprint = meta_footprint,
 	.unit = "file deleted",
 };

@@ -30,6 +30,12 @@ static void rewrite_describe(const struct wl_job *job, struct wl_desc *d)
 	d->direct = job->direct;
 }
 
+static void rewrite_footprint(const struct wl_job *job, struct wl_footprint *fp)
+{
+	*fp = (struct wl_footprint){ .mem_bytes = sizeof(struct rewrite_state) + job->bs,
+				     .fds = 1 };
+}
+
 static void rewrite_cleanup(void *arg)
 {
 	struct rewrite_state *st = arg;
@@ -131,5 +137,6 @@ const struct wl_ops wl_rewrite_ops = {
 	.flush = rewrite_flush,
 	.cleanup = rewrite_cleanup,
 	.describe = rewrite_describe,
+	.footprint = rewrite_footprint,
 	.unit = "chunk read, dirtied and written back (bytes count it once)",
 };

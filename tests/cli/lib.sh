@@ -11,6 +11,7 @@
 #   make_blkio_cgroup NAME   cgroup v1 blkio group; sets CG_DIR
 #   run_in_cgroup DIR CMD... run CMD with its own PID in the cgroup DIR
 #   json FILE PYEXPR         print a Python expression over the parsed file (as d)
+#   unmount DIR, settle DIR  umount with retries; wait for freed space to show
 #
 # Everything created here is removed on EXIT, INT, TERM and HUP, in reverse
 # order of creation: a killed test leaves no loop device, cgroup or image behind.
@@ -133,6 +134,33 @@ make_loop()
 	LOOP_IMG=$img
 	LOOP_NAME=$(basename "$dev")
 	LOOP_MAJMIN=$(cat "/sys/block/$LOOP_NAME/dev") || fail "no /sys/block/$LOOP_NAME/dev"
+}
+
+# unmount DIR: io_uring tears its rings down after the process exits,
+# holding the files it used for a moment: retry rather than leave a mount
+# behind.
+unmount()
+{
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		mountpoint -q "$1" || return 0
+		umount "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	msg "warning: could not unmount $1"
+	return 1
+}
+
+# settle DIR: wait (up to 5 s) until the file system of DIR has given back
+# the space of files removed while io_uring still held them.
+settle()
+{
+	local i
+	for i in $(seq 25); do
+		[ "$(df --output=used "$1" | tail -n 1)" -lt 1024 ] && return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # Move every process of cgroup DIR to its parent, then remove DIR.

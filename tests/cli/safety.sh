@@ -20,19 +20,6 @@ NOTES=()
 note() { NOTES+=("$*"); msg "note: $*"; }
 sum() { sha256sum <"$1" | cut -d' ' -f1; }
 sum_head() { head -c 4096 "$1" | sha256sum | cut -d' ' -f1; }
-# io_uring tears its rings down after the process exits, holding the files
-# it used for a moment: retry rather than leave a mount behind.
-unmount()
-{
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		mountpoint -q "$1" || return 0
-		umount "$1" 2>/dev/null && return 0
-		sleep 0.2
-	done
-	msg "warning: could not unmount $1"
-	return 1
-}
 zero() { dd if=/dev/zero of="$1" bs=1M oflag=direct status=none 2>/dev/null || true; }
 
 # expect RC PATTERN CHECK ARGS...: run diskbench ARGS; its exit status must
