@@ -697,6 +697,9 @@ static void *worker_main(void *arg)
 		else
 			worker_loop(w);
 	}
+	/* The counts are the clean-up's from here */
+	__atomic_store_n(&w->prog.todo, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->prog.done, 0, __ATOMIC_RELAXED);
 	worker_teardown(w);
 	__atomic_add_fetch(w->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -795,7 +798,7 @@ static void report_work(const struct test_spec *spec, const struct worker *ws, u
 static void wait_teardown(const struct test_spec *spec, const struct worker *ws, unsigned n,
 			  const unsigned *finished)
 {
-	uint64_t next = clock_ns() + 500000000u;
+	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
 
 	while (__atomic_load_n(finished, __ATOMIC_ACQUIRE) < n) {
 		sleep_until(clock_ns() + 20000000u);

@@ -53,6 +53,21 @@ grep -q "^seq-read 1m qd1" "$T/meta.out" || fail "the measured test is not in th
 [ "$(json "$T/meta.json" '[t["name"] for t in d["tests"]]')" = '["seq-read 1m qd1"]' ] ||
 	fail "JSON after Ctrl-C in setup: $(json "$T/meta.json" '[t["name"] for t in d["tests"]]')"
 
+# On a terminal, the long unmeasured phases show how far they are.
+if command -v script >/dev/null 2>&1; then
+	P=$T/progress
+	mkdir "$P"
+	script -qfc "'$DISKBENCH' --test meta-stat --files 100000 --runtime 300ms '$P'" \
+		"$T/typescript" >/dev/null 2>&1 </dev/null || fail "the run under script: exit $?"
+	tr '\r' '\n' <"$T/typescript" >"$T/lines"
+	grep -aq "meta-stat  setting up: [0-9]* of 100000 files" "$T/lines" ||
+		fail "no setup progress on a terminal: $(head -c 600 "$T/lines")"
+	grep -aq "meta-stat  cleaning up" "$T/lines" ||
+		fail "no clean-up progress on a terminal: $(head -c 600 "$T/lines")"
+else
+	msg "note: no script(1): progress on a terminal not tried"
+fi
+
 # 2. Ctrl-C during the layout of a large working set: stops within about a
 # second, nothing measured, nothing written, the old report kept.
 L=$T/layout
