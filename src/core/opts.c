@@ -91,7 +91,7 @@ static const struct opt_def opt_table[] = {
 	{ "destructive", "[=DEV]", OPT_OPT_STR, F(destructive), NONE, 0, 0, true, SC_CLI,
 	  "allow writes to a device or an existing file; =DEV also overrides a signature" },
 	{ "max-fill", "PCT", OPT_COUNT, F(max_fill), NONE, 1, 100, true, SC_RUN,
-	  "never fill a directory's file system past PCT percent (default: 90)" },
+	  "never fill a directory's fs (space, inodes) past PCT % (default: 90)" },
 	{ "drop-caches", NULL, OPT_SET_BOOL, F(drop_caches), NONE, 0, 0, true, SC_RUN,
 	  "sync and drop the page cache before each test (root)" },
 	{ "cpus", "LIST", OPT_CPU_LIST, F(cpus), F(ncpus), 0, 0, true, SC_RUN,
