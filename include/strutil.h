@@ -1,11 +1,16 @@
-/* strutil.h - small string helpers shared by the probes. */
+/* strutil.h - small string helpers shared by the probes and the checks. */
 #ifndef DISKBENCH_STRUTIL_H
 #define DISKBENCH_STRUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Copy src to dst (dstlen > 0) without leading and trailing white space,
  * truncated to fit and always terminated. */
 void str_copy_trimmed(char *dst, size_t dstlen, const char *src);
+
+/* bytes for a message, in binary units with one decimal: "1.0 GiB",
+ * "512 B". Returns buf. */
+const char *str_bytes_iec(uint64_t bytes, char *buf, size_t len);
 
 #endif

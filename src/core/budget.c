@@ -11,6 +11,7 @@
 #include "budget.h"
 #include "parse.h"
 #include "safety.h"
+#include "strutil.h"
 
 /* Descriptors a job's table holds besides its own: stdin/out/err, the
  * scratch and target directories, whatever the process inherited. */
@@ -44,24 +45,6 @@ void budget_plan(const struct test_spec *specs, unsigned n, uint64_t data_bytes,
 	}
 	/* the scratch directory and the data file */
 	need->inodes += 2;
-}
-
-/* 1073741824 -> "1.0 GiB" */
-static const char *human(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes;
-	unsigned u = 0;
-
-	while (x >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
-		x /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-	else
-		snprintf(buf, len, "%.1f %s", x, units[u]);
-	return buf;
 }
 
 /* Does t make many files of its own (the file tests)? */
@@ -171,7 +154,7 @@ static void cgroup_room(struct budget_mem *m, const char *base, const char *rel,
 				m->available = room;
 				snprintf(m->by, sizeof(m->by), "what memory cgroup %s (limit %s) "
 					 "has left", name[0] ? name : "/",
-					 human(limit, lim, sizeof(lim)));
+					 str_bytes_iec(limit, lim, sizeof(lim)));
 			}
 		}
 		if (strlen(dir) <= strlen(base))
@@ -239,8 +222,8 @@ int budget_check_memory(const struct budget_need *need, const struct test_spec *
 		return 0;
 	describe(t, what, sizeof(what));
 	snprintf(err, errlen, "%s needs %s of buffers and tables; diskbench takes at most half "
-		 "of %s (%s): %s", what, human(need->mem_bytes, a, sizeof(a)), m->by,
-		 human(m->available, b, sizeof(b)), remedy(t));
+		 "of %s (%s): %s", what, str_bytes_iec(need->mem_bytes, a, sizeof(a)), m->by,
+		 str_bytes_iec(m->available, b, sizeof(b)), remedy(t));
 	return -ENOMEM;
 }
 

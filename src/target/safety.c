@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "safety.h"
+#include "strutil.h"
 
 /* A block device the gate looks at: the target, or one of its partitions. */
 struct sdev {
@@ -715,23 +716,6 @@ int safety_check_writes(const struct target_info *t, const char *destructive,
 	return -EINVAL;
 }
 
-/* 1073741824 -> "1.0 GiB" */
-static void human(char *buf, size_t len, uint64_t bytes)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes;
-	unsigned u = 0;
-
-	while (x >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
-		x /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-	else
-		snprintf(buf, len, "%.1f %s", x, units[u]);
-}
-
 int safety_check_fill(const struct target_info *t, uint64_t need_bytes, unsigned max_fill_pct,
 		      struct safety_verdict *v)
 {
@@ -763,8 +747,8 @@ int safety_check_fill(const struct target_info *t, uint64_t need_bytes, unsigned
 	}
 	/* Space reserved for root counts as used: it is not ours to fill. */
 	used = avail < size ? size - avail : 0;
-	human(need_h, sizeof(need_h), need_bytes);
-	human(avail_h, sizeof(avail_h), avail);
+	str_bytes_iec(need_bytes, need_h, sizeof(need_h));
+	str_bytes_iec(avail, avail_h, sizeof(avail_h));
 	if (need_bytes > avail) {
 		verdict(v, false, false, "writing %s would not fit on %s (%s free)", need_h,
 			where, avail_h);

@@ -21,8 +21,19 @@ wait_for()
 	done
 	return 1
 }
-# ms_since T0: milliseconds since date +%s%N gave T0.
-ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+# interrupt_when ERRFILE CHECK ARG: once CHECK ARG holds, send SIGINT to the
+# run in $pid and wait for it; rc = its exit status, took = the ms it took.
+interrupt_when()
+{
+	local errfile=$1 t0
+	shift
+	wait_for "$@" || fail "'$*' never held: $(cat "$errfile")"
+	t0=$(date +%s%N)
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000))
+}
 scratch_in() { ls -d "$1"/diskbench.* 2>/dev/null | head -n 1; }
 data_over() { local s; s=$(scratch_in "$1"); [ -n "$s" ] && [ "$(stat -c %s "$s/data" 2>/dev/null || echo 0)" -gt $((64 << 20)) ]; }
 meta_started() { local s; s=$(scratch_in "$1"); [ -n "$s" ] && [ -d "$s/meta-0/d0" ] && [ "$(ls -f "$s/meta-0/d0" | wc -l)" -gt 5000 ]; }
@@ -35,12 +46,7 @@ mkdir "$D"
 "$DISKBENCH" --test seq-read,meta-stat --qd 1 --files 2000000 --size 8m --runtime 300ms --ramp 0 \
 	--max-fill 99 --json "$T/meta.json" "$D" >"$T/meta.out" 2>"$T/meta.err" &
 pid=$!
-wait_for meta_started "$D" || fail "the file setup never started: $(cat "$T/meta.err")"
-t0=$(date +%s%N)
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-took=$(ms_since "$t0")
+interrupt_when "$T/meta.err" meta_started "$D"
 [ "$rc" -eq 130 ] || fail "Ctrl-C in setup: exit $rc, want 130: $(cat "$T/meta.err")"
 # The files made so far are removed too (most of the time taken).
 [ "$took" -lt 5000 ] || fail "Ctrl-C in setup: took $took ms to stop"
@@ -82,12 +88,7 @@ else
 	"$DISKBENCH" --test rand-read --size "${size_mb}m" --runtime 1s --json "$T/old.json" \
 		"$L" >"$T/lay.out" 2>"$T/lay.err" &
 	pid=$!
-	wait_for data_over "$L" || fail "the layout never started: $(cat "$T/lay.err")"
-	t0=$(date +%s%N)
-	kill -INT "$pid"
-	wait "$pid"
-	rc=$?
-	took=$(ms_since "$t0")
+	interrupt_when "$T/lay.err" data_over "$L"
 	[ "$rc" -eq 130 ] || fail "Ctrl-C in the layout: exit $rc: $(cat "$T/lay.err")"
 	[ "$took" -lt 2000 ] || fail "Ctrl-C in the layout: took $took ms to stop"
 	msg "Ctrl-C during the layout: stopped in $took ms"
