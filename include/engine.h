@@ -86,6 +86,11 @@ const struct engine_ops *engine_find(const char *name);
 /* First engine of io_uring, libaio, sync whose probe succeeds. */
 const struct engine_ops *engine_auto(void);
 
+/* The engine --engine NAME means ("auto" included), probed: 0 with *out
+ * set, or -ENOENT (no such engine: a usage error) or -ENODEV (known, but
+ * not built or not working here), with a one-line reason in why. */
+int engine_pick(const char *name, const struct engine_ops **out, char *why, size_t whylen);
+
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_direct;
 extern const struct engine_ops engine_null;

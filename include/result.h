@@ -7,6 +7,7 @@
 
 #include "hist.h"
 #include "target.h"
+#include "workload.h"
 
 /* Percentiles every test reports, in percent. */
 #define RESULT_NPCT 12
@@ -71,9 +72,9 @@ struct test_result {
 	uint64_t dev_read_bytes, dev_write_bytes;
 	bool cached;		/* a read test whose reads mostly missed the device */
 
-	/* The metadata tests' parameters (bonnie++ -n), 0 for other tests. */
-	uint64_t nfiles, file_min, file_max;
-	uint32_t ndirs;
+	/* The file tests' parameters (bonnie++ -n), resolved; all 0 for a
+	 * test whose workload has no WL_P_FILES. */
+	struct wl_params params;
 
 	uint64_t errors;	/* failed or short ops */
 	int first_errno;	/* positive errno of the first error, 0 if none */

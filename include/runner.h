@@ -55,12 +55,9 @@ struct test_spec {
 	 * the test returns -EINTR. Clean-up always runs to the end. */
 	const volatile sig_atomic_t *stop;
 
-	/* WL_OPS workloads only (see struct wl_job); zero means the default. */
-	int char_mode;		/* --char-mode: 0 stdio (default), 1 syscall */
-	uint64_t nfiles;	/* --files: files per job (0: 16384, bonnie++ -n 16) */
-	uint64_t file_min, file_max; /* --file-size MIN[:MAX]: bytes (0:0, empty) */
-	uint32_t ndirs;		/* --dirs: directories per job (0: 1) */
-	bool fsync;		/* --fsync: fsync each created file (default off) */
+	/* The classic workloads' parameters (--char-mode, --files,
+	 * --file-size, --dirs, --fsync); zero means the default. */
+	struct wl_params params;
 };
 
 /* Where a test runs. */

@@ -95,7 +95,10 @@ int target_open(const struct target_file *f, int flags);
  * idempotent, async-signal-safe (getdents/unlinkat/fstatat on fixed
  * buffers), and run from the SIGINT/SIGTERM/SIGHUP handlers installed by
  * target_scratch_create(), which then re-raise the signal with the default
- * action so the exit status still says what killed us. It returns -EXDEV
+ * action so the exit status still says what killed us. Only signals at
+ * their default action get that handler: one the caller handles stays the
+ * caller's (its handler must call target_scratch_cleanup before it ends
+ * the process), one that is ignored stays ignored. It returns -EXDEV
  * when the directory had been moved away (its contents were removed, the
  * empty directory is left where it went), else 0. The others return 0 or
  * -errno; the created path goes to out.
@@ -122,5 +125,12 @@ int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64
 /* Drop the target's cached pages for fd: fdatasync + POSIX_FADV_DONTNEED
  * for a file, BLKFLSBUF for a block device. Returns 0 or -errno. */
 int target_drop_cache(int fd, enum target_kind kind);
+
+/* The same for the file f names. Returns 0 or -errno. */
+int target_drop_file_cache(const struct target_file *f, enum target_kind kind);
+
+/* sync, then drop the page cache, dentries and inodes (root only: it
+ * writes /proc/sys/vm/drop_caches). Returns 0 or -errno. */
+int target_drop_all_caches(void);
 
 #endif

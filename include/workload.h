@@ -24,13 +24,46 @@ enum wl_kind { WL_BLOCK, WL_OPS };
  * out of work (no file left to create or delete). A value no errno reaches. */
 #define WL_OP_DONE (-((int64_t)1 << 40))
 
-/* struct wl_job char_mode values */
+/* struct wl_params char_mode values */
 enum wl_char_mode { WL_CHAR_STDIO = 0, WL_CHAR_SYSCALL = 1 };
 
 /* Defaults of the metadata parameters (bonnie++ -n 16: 16 x 1024 empty
  * files in one directory). */
 #define WL_DEFAULT_NFILES 16384u
 #define WL_DEFAULT_NDIRS 1u
+
+/*
+ * The parameters of the classic workloads: one struct, carried by value
+ * from the settings to the test spec, to each job and into the result.
+ * Zero means the workload's default (wl_params_resolve). A workload says
+ * which of them it reads in struct workload.params; later workloads add
+ * their fields here, not to the spec, the job and the result one by one.
+ */
+struct wl_params {
+	int char_mode;		/* WL_P_CHAR: enum wl_char_mode */
+	uint64_t nfiles;	/* WL_P_FILES: files per job (0: WL_DEFAULT_NFILES) */
+	uint64_t file_min, file_max; /* WL_P_FILES: each file's size, bytes, in
+				      * [min, max] (0, 0: empty files) */
+	uint32_t ndirs;		/* WL_P_FILES: directories the files are spread over
+				 * (0: WL_DEFAULT_NDIRS) */
+	bool fsync;		/* WL_P_FILES: fsync each created file before close */
+};
+
+/* struct workload.params: which parameters a workload reads. */
+enum wl_param_set {
+	WL_P_CHAR = 1u << 0,
+	WL_P_FILES = 1u << 1,
+};
+
+/* p with its defaults filled in. */
+static inline struct wl_params wl_params_resolve(struct wl_params p)
+{
+	if (!p.nfiles)
+		p.nfiles = WL_DEFAULT_NFILES;
+	if (!p.ndirs)
+		p.ndirs = WL_DEFAULT_NDIRS;
+	return p;
+}
 
 /* Work a job's untimed setup or clean-up has done, out of how much (files
  * to make, to remove), for progress on a terminal: the job stores with
@@ -53,11 +86,7 @@ struct wl_job {
 	uint64_t seed;		/* the test's seed; each job mixes in its index */
 	bool direct;		/* O_DIRECT where the workload uses a plain fd */
 	enum wl_pattern pattern; /* order of the files (meta-*) */
-	int char_mode;		/* enum wl_char_mode */
-	uint64_t nfiles;	/* meta-*: files per job */
-	uint64_t min_size, max_size; /* meta-*: file sizes, uniform in [min, max] */
-	uint32_t ndirs;		/* meta-*: directories the files are spread over */
-	bool fsync;		/* meta-create: fsync each file before close */
+	struct wl_params params; /* resolved: no zero defaults left */
 	bool drop_behind;	/* buffered: drop what was read when a pass wraps
 				 * (see runner.h, "drop-behind") */
 	/* Long untimed setup (making thousands of files) checks *stop now
@@ -129,6 +158,11 @@ struct workload {
 	/* WL_BLOCK: a working set of this many bytes at offset 0, shared by
 	 * every job, in place of the run's size (0: the run's size). */
 	uint64_t fixed_size;
+	unsigned params;	/* enum wl_param_set: what of struct wl_params it
+				 * reads (and the result records) */
+	/* Extra lines a text report gives this test, for pasting beside the
+	 * old tool's output (hdparm -t / -T); WL_REPORT_NONE mostly. */
+	enum wl_report { WL_REPORT_NONE, WL_REPORT_HDPARM_DISK, WL_REPORT_HDPARM_CACHE } report;
 	const struct wl_ops *ops; /* WL_OPS only */
 };
 

@@ -12,17 +12,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "budget.h"
 #include "cli.h"
-#include "plan.h"
 #include "engine.h"
 #include "opts.h"
 #include "parse.h"
+#include "plan.h"
 #include "profile.h"
 #include "repeat.h"
 #include "report.h"
 #include "runner.h"
 #include "safety.h"
+#include "stage.h"
 #include "target.h"
 #include "workload.h"
 #include "xbench.h"
@@ -51,43 +53,6 @@ static void usage(FILE *f)
 		"Sizes: k/m/g/t and KiB/MiB/GiB/TiB are powers of 1024, kB/MB/GB/TB of 1000.\n"
 		"Durations: ns, us, ms, s, m, h. Exit status: 0 ok, 1 runtime failure,\n"
 		"2 usage error, 3 refused for safety, 130 interrupted.\n");
-}
-
-/* The engine of --engine: 0, or -ENOENT (no such engine: a usage error)
- * or -ENODEV (known, but not built or not working here), said in why. */
-static int engine_pick(const struct settings *s, const struct engine_ops **out, char *why,
-		       size_t whylen)
-{
-	char reason[200] = "";
-	size_t n;
-	const struct engine_entry *t;
-
-	if (!strcmp(s->engine, "auto")) {
-		*out = engine_auto();
-		if (*out)
-			return 0;
-		snprintf(why, whylen, "--engine auto: no engine works on this machine");
-		return -ENODEV;
-	}
-	t = engine_table(&n);
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(t[i].name, s->engine))
-			continue;
-		if (!t[i].ops) {
-			snprintf(why, whylen, "--engine %s: %s", s->engine, t[i].missing);
-			return -ENODEV;
-		}
-		if (t[i].ops->probe(reason, sizeof(reason)) < 0) {
-			snprintf(why, whylen, "--engine %s does not work here: %s", s->engine,
-				 reason);
-			return -ENODEV;
-		}
-		*out = t[i].ops;
-		return 0;
-	}
-	snprintf(why, whylen, "--engine: unknown engine '%s' (see: diskbench list engines)",
-		 s->engine);
-	return -ENOENT;
 }
 
 /* May this run write to the target? Block devices and files go through the
@@ -164,30 +129,6 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 		}
 	}
 	return 0;
-}
-
-/* O_DIRECT is an open flag that some file systems (tmpfs, some FUSE) refuse. */
-static bool direct_works(const struct target_file *f)
-{
-	int fd = target_open(f, O_RDONLY | O_DIRECT);
-
-	if (fd < 0)
-		return fd != -EINVAL;
-	close(fd);
-	return true;
-}
-
-static void drop_cache(const struct run_target *where, struct run_result *r)
-{
-	int fd = target_open(&where->data, O_RDONLY), ret;
-
-	if (fd < 0)
-		return;
-	ret = target_drop_cache(fd, where->ti->kind);
-	if (ret)
-		result_add_warning(r, "could not drop cached pages of %s: %s", where->ti->path,
-				   strerror(-ret));
-	close(fd);
 }
 
 /* Live progress on a terminal: one line, rewritten in place. */
@@ -268,21 +209,6 @@ static void catch_sigint(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
-/* sync, then drop the page cache, dentries and inodes (root only). */
-static int drop_all_caches(void)
-{
-	int fd, ret = 0;
-
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, "3\n", 2) != 2)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static void now_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -314,22 +240,20 @@ struct run_ctx {
 	struct target_info ti;
 	struct safety_verdict writes;
 	struct plan plan;
+	struct stage stage;
 	struct run_result r;
-	struct run_target where;
 	struct cli_output outs[3];
 	bool on_stdout, progress, failed;
-	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
-	int direct, claim;
 	uint64_t size;			/* the working set laid out */
-	char scratch[PATH_MAX];
 	unsigned done, pass, npass;	/* tests done in the last pass; passes */
+	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
 };
 
 /* Stage results besides exit statuses: stop here, all is well (--help). */
 #define RUN_DONE (-1)
 
 /* Options, profile, engine and where the reports go: nothing touched yet. */
-static int run_options(struct run_ctx *c, int argc, char **argv, const char **target)
+static int do_options(struct run_ctx *c, int argc, char **argv, const char **target)
 {
 	const char *pos[2];
 	char err[512];
@@ -366,20 +290,19 @@ static int run_options(struct run_ctx *c, int argc, char **argv, const char **ta
 	} else {
 		xbench_default_baseline(&c->baseline);
 	}
-	ret = engine_pick(&c->s, &c->e, err, sizeof(err));
+	ret = engine_pick(c->s.engine, &c->e, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	c->direct = c->s.direct;
-	if (c->e->flags & ENGINE_F_FORCE_DIRECT)
-		c->direct = 1;
 	if (!c->s.direct && opts_given(&c->cli, "buffered") &&
 	    (c->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
 		cli_error("--buffered: the %s engine only works with O_DIRECT "
 			  "(use --engine io_uring or sync for buffered I/O)", c->e->name);
 		return EXIT_USAGE;
 	}
+	if (c->e->flags & ENGINE_F_FORCE_DIRECT)
+		c->s.direct = 1;
 	if (check_cpus(&c->s, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
@@ -397,7 +320,7 @@ static int run_options(struct run_ctx *c, int argc, char **argv, const char **ta
 }
 
 /* What the target is, whether writes are allowed, the result's header. */
-static int run_probe(struct run_ctx *c, const char *target)
+static int do_probe(struct run_ctx *c, const char *target)
 {
 	char err[512];
 	int ret;
@@ -427,13 +350,35 @@ static int run_probe(struct run_ctx *c, const char *target)
 	return EXIT_OK;
 }
 
+/* What the plan left out or changed, in words. */
+static void word_plan(struct run_ctx *c)
+{
+	const struct plan *p = &c->plan;
+	char names[512];
+
+	for (unsigned i = 0; i < p->nclamps; i++)
+		result_add_warning(&c->r, "%s: the %s engine does one request at a time: qd %u "
+				   "runs as qd 1", p->clamps[i].wl->name, c->e->name,
+				   p->clamps[i].qd);
+	if (plan_skipped(p, PLAN_SKIP_WRITES, names, sizeof(names)))
+		result_add_warning(&c->r, "skipped %s on %s: %s", names, c->ti.path,
+				   c->writes.reason);
+	if (plan_skipped(p, PLAN_SKIP_NEEDS_FS, names, sizeof(names)))
+		result_add_warning(&c->r, "skipped %s on %s %s: they need a file system (give a "
+				   "directory on it as the target)", names,
+				   target_kind_name(c->ti.kind), c->ti.path);
+	if (plan_skipped(p, PLAN_SKIP_OWN_IO, names, sizeof(names)))
+		result_add_warning(&c->r, "skipped %s: they do their own I/O, which the %s engine "
+				   "cannot stand in for", names, c->e->name);
+}
+
 /* The tests, what was left out and why, and whether the machine, the
  * file system and the process limits can take them. */
-static int run_plan(struct run_ctx *c)
+static int do_plan(struct run_ctx *c)
 {
 	struct plan *p = &c->plan;
 	struct plan_in in = { .prof = &c->prof, .cli = &c->cli, .run = &c->s, .e = c->e,
-			      .ti = &c->ti, .writes = &c->writes, .r = &c->r };
+			      .ti = &c->ti, .writes = &c->writes };
 	struct budget_need need;
 	struct budget_mem mem;
 	char err[768];
@@ -444,29 +389,19 @@ static int run_plan(struct run_ctx *c)
 		cli_error("%s", err);
 		return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
+	word_plan(c);
 	/* Lay out enough for the largest working set of the plan. */
 	c->size = 0;
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->specs[i].size > c->size)
 			c->size = p->specs[i].size;
-	if (p->skipped_writes)
-		result_add_warning(&c->r, "skipped %s on %s: %s", p->skipped_names, c->ti.path,
-				   c->writes.reason);
-	if (p->skipped_fs[0])
-		result_add_warning(&c->r, "skipped %s on %s %s: they need a file system (give a "
-				   "directory on it as the target)", p->skipped_fs,
-				   target_kind_name(c->ti.kind), c->ti.path);
-	if (p->skipped_ops[0])
-		result_add_warning(&c->r, "skipped %s: they do their own I/O, which the %s engine "
-				   "cannot stand in for", p->skipped_ops, c->e->name);
-
 	budget_plan(p->specs, p->n, c->ti.kind == TARGET_DIR && plan_needs_data(p) &&
 		    !(c->e->flags & ENGINE_F_NO_IO) ? c->size : 0, &need);
-	if (!budget_memory(&mem) && budget_check_memory(&need, p->specs, &mem, err, sizeof(err))) {
-		cli_error("%s", err);
-		return EXIT_USAGE;
-	}
-	if (budget_check_fds(&need, p->specs, err, sizeof(err))) {
+	ret = budget_memory(&mem) ? 0 : budget_check_memory(&need, p->specs, &mem, err,
+							    sizeof(err));
+	if (!ret)
+		ret = budget_check_fds(&need, p->specs, err, sizeof(err));
+	if (ret) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -479,80 +414,43 @@ static int run_plan(struct run_ctx *c)
 	return EXIT_OK;
 }
 
-/* Claim the device, make the scratch directory, lay out the working set,
- * fall back from O_DIRECT: where the I/O goes. Ctrl-C works from here. */
-static int run_stage(struct run_ctx *c)
+/* The stage (claim, scratch, layout, O_DIRECT), and the settings echo. */
+static int do_stage(struct run_ctx *c)
 {
-	const bool io = !(c->e->flags & ENGINE_F_NO_IO);
-	struct plan *p = &c->plan;
-	int ret = 0;
+	struct stage_in in = { .plan = &c->plan, .e = c->e, .ti = &c->ti, .size = c->size,
+			       .seed = c->s.seed, .stop = &interrupted,
+			       .progress = c->progress ? show_layout : NULL,
+			       .progress_arg = (void *)c->ti.path };
+	char err[768];
+	int ret;
 
-	/* Last line of defence before writing to a device: an exclusive open,
-	 * which the kernel refuses while anything has it mounted or claimed.
-	 * Held until the end of the run. */
-	if (c->ti.kind == TARGET_BLOCK && plan_writes(p) && io) {
-		c->claim = safety_claim(c->ti.resolved);
-		if (c->claim < 0) {
-			cli_error("refusing to write to %s: the kernel refuses exclusive access "
-				  "(%s): it is mounted or in use", c->ti.path, strerror(-c->claim));
-			return EXIT_REFUSED;
-		}
-	}
-	/* Where the I/O goes: a laid-out scratch file, or the target itself. */
-	c->where = (struct run_target){ .ti = &c->ti, .data = { AT_FDCWD, c->ti.resolved },
-					.scratch_fd = -1 };
-	if (c->ti.kind == TARGET_DIR && io) {
-		ret = target_scratch_create(c->ti.resolved, c->scratch, sizeof(c->scratch));
-		if (!ret)
-			ret = target_scratch_file("data", &c->where.data);
-		if (ret) {
-			cli_error("%s: cannot create scratch files: %s", c->ti.path, strerror(-ret));
-			return EXIT_RUNTIME;
-		}
-		c->where.scratch_fd = target_scratch_fd();
-	}
-	/* After the scratch module's handlers: the first Ctrl-C is ours. */
+	/* Before the scratch directory: the first Ctrl-C is ours. */
 	catch_sigint();
-	/* Only tests that read or rewrite the data file need it written out
-	 * first; file tests and per-char writes make their own files. */
-	if (c->where.scratch_fd >= 0 && plan_needs_data(p)) {
-		ret = target_layout(&c->where.data, c->size, 1u << 20, c->s.seed, &interrupted,
-				    c->progress ? show_layout : NULL, c->scratch);
-		if (c->progress)
-			fputs("\r\033[K", stderr);
-		if (ret == -EINTR) {
-			result_add_warning(&c->r, "interrupted while laying out the working set: "
-					   "nothing was measured");
-			return 128 + SIGINT;
-		}
-		if (ret) {
-			cli_error("%s/data: laying out the working set: %s", c->scratch,
-				  strerror(-ret));
-			return EXIT_RUNTIME;
-		}
+	ret = run_stage(&c->stage, &in, err, sizeof(err));
+	if (c->progress)
+		fputs("\r\033[K", stderr);
+	if (ret == -EINTR) {
+		result_add_warning(&c->r, "%s", err);
+		return 128 + SIGINT;
 	}
-	if (plan_direct(p) && io && !direct_works(&c->where.data)) {
-		if (c->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
-			cli_error("%s: the file system refuses O_DIRECT, which the %s engine needs",
-				  c->ti.path, c->e->name);
-			return EXIT_RUNTIME;
-		}
+	if (ret) {
+		cli_error("%s", err);
+		return ret == -EBUSY ? EXIT_REFUSED : EXIT_RUNTIME;
+	}
+	if (c->stage.direct_refused) {
 		result_add_warning(&c->r, "%s refuses O_DIRECT (%s): tests run buffered, as if "
 				   "their file were larger than RAM (see --buffered)",
 				   c->ti.path, c->ti.fs_type[0] ? c->ti.fs_type : "unknown fs");
-		c->direct = 0;
-		for (unsigned i = 0; i < p->n; i++)
-			p->specs[i].direct = false;
+		c->s.direct = 0;
 	}
-	c->s.direct = c->direct;
 	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&c->s, &c->r);
 	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
 	return EXIT_OK;
 }
 
-/* One test of one pass into the result: 0, -EINTR (stopped before it
- * measured anything), or -errno after saying why it could not run. */
+/* One test of one pass into the result: 0, -EINTR (stopped; a short run
+ * after pass 1 is dropped), or -errno after saying why it could not run. */
 static int run_one(struct run_ctx *c, unsigned i)
 {
 	struct test_spec *t = &c->plan.specs[i];
@@ -561,7 +459,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 	char name[64], err[512];
 	int ret;
 
-	plan_spec_name(t, c->direct, name, sizeof(name));
+	plan_spec_name(t, c->s.direct, name, sizeof(name));
 	if (c->progress) {
 		if (c->npass > 1)
 			snprintf(ps.head, sizeof(ps.head), "[%u/%u] pass %u/%u %s", i + 1,
@@ -572,15 +470,17 @@ static int run_one(struct run_ctx *c, unsigned i)
 		t->progress_arg = &ps;
 		fprintf(stderr, "\r\033[K%s", ps.head);
 	}
-	if (c->s.drop_caches) {
-		ret = drop_all_caches();
-		if (ret)
-			result_add_warning(&c->r, "--drop-caches: %s", strerror(-ret));
-	} else if (!t->direct && !(c->e->flags & ENGINE_F_NO_IO)) {
-		drop_cache(&c->where, &c->r);
-	}
+	if (c->s.drop_caches)
+		ret = target_drop_all_caches();
+	else if (!t->direct && !(c->e->flags & ENGINE_F_NO_IO))
+		ret = target_drop_file_cache(&c->stage.where.data, c->ti.kind);
+	else
+		ret = 0;
+	if (ret)
+		result_add_warning(&c->r, "%s: %s", c->s.drop_caches ? "--drop-caches" :
+				   "could not drop cached pages", strerror(-ret));
 	t->stop = &interrupted;
-	ret = runner_run(t, &c->where, &tr, err, sizeof(err));
+	ret = runner_run(t, &c->stage.where, &tr, err, sizeof(err));
 	t->progress = NULL;
 	if (ret == -EINTR && interrupted) {
 		snprintf(c->cut_in_setup, sizeof(c->cut_in_setup), "%s", name);
@@ -635,7 +535,7 @@ static int run_one(struct run_ctx *c, unsigned i)
  * test's runs. Pass 1 adds the tests to r in plan order; later passes add a
  * run to each (r.tests[i] is plan.specs[i] then).
  */
-static int run_passes(struct run_ctx *c)
+static int do_passes(struct run_ctx *c)
 {
 	int ret = 0;
 
@@ -650,40 +550,11 @@ static int run_passes(struct run_ctx *c)
 	return ret ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* Warnings and scores derived from what was measured. */
-static void run_annotate(struct run_ctx *c, int status)
+/* How far an interrupted run got, in words. */
+static void word_interrupt(struct run_ctx *c)
 {
 	struct run_result *r = &c->r;
 
-	/* Each test over its runs: the medians, the sums, the spread. */
-	for (unsigned i = 0; i < r->ntests; i++) {
-		struct test_result *tr = &r->tests[i];
-
-		repeat_finish(tr);
-		if (tr->errors) {
-			c->failed = true;
-			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
-					   PRIu64, tr->name, tr->errors, strerror(tr->first_errno),
-					   tr->first_error_offset);
-		}
-		if (tr->cached)
-			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
-					   tr->name);
-		if (repeat_unreliable(tr))
-			result_add_warning(r, "%s: runs spread widely (CV %.1f %% over %u runs): "
-					   "the median is not reliable; see the runs in --json",
-					   tr->name, 100 * tr->summary.iops.cv, tr->nruns);
-	}
-	if (r->ntests && !r->tests[0].dev_valid && !(c->e->flags & ENGINE_F_NO_IO))
-		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
-				   "reached a disk cannot be checked", c->ti.path,
-				   c->ti.fs_type[0] ? c->ti.fs_type : "no device");
-	/* Scores: for a profile that asks for them against Xbench's
-	 * reference, or against the saved result given with --baseline. */
-	if (r->ntests && (c->s.baseline || !strcmp(c->prof.name, "xbench")))
-		xbench_score(r, &c->baseline);
-	if (status != 128 + SIGINT)
-		return;
 	if (c->npass == 1 && c->cut_in_setup[0])
 		result_add_warning(r, "interrupted: %u of %u tests ran; %s was stopped while it "
 				   "set up, before it measured anything", c->done, c->plan.n,
@@ -701,24 +572,21 @@ static void run_annotate(struct run_ctx *c, int status)
 }
 
 /* Release the device and the scratch directory, then say what was
- * measured: warnings, the table, every report file. */
-static int run_report(struct run_ctx *c, int status)
+ * measured: warnings, the table, every report file. Nothing measured
+ * (Ctrl-C during the layout or the first setup): no report to write, and
+ * none to overwrite an older one with. */
+static int do_report(struct run_ctx *c, int status)
 {
-	if (c->claim >= 0)
-		close(c->claim);
-	c->claim = -1;
-	if (target_scratch_cleanup() == -EXDEV)
+	if (stage_release(&c->stage) == -EXDEV)
 		result_add_warning(&c->r, "the scratch directory %s was moved or replaced during "
 				   "the run (by someone who can write %s): its files were removed "
 				   "through diskbench's handle on it, and nothing was followed "
 				   "through the name; the empty directory is left where it went",
-				   c->scratch, c->ti.path);
+				   c->stage.scratch, c->ti.path);
 	if (c->progress)
 		fputs("\r\033[K", stderr);
 	for (unsigned i = 0; i < c->r.nwarnings; i++)
 		cli_warn("%s", c->r.warnings[i]);
-	/* Nothing measured (Ctrl-C during the layout or the first setup):
-	 * no report to write, and none to overwrite an older one with. */
 	if (!c->r.ntests)
 		return status;
 	if (!c->s.quiet && !c->on_stdout)
@@ -738,26 +606,32 @@ int cmd_run(int argc, char **argv)
 	int status;
 
 	memset(&c, 0, sizeof(c));
-	c.claim = -1;
-	status = run_options(&c, argc, argv, &target);
+	c.stage.claim = -1;
+	status = do_options(&c, argc, argv, &target);
 	if (status == EXIT_OK)
-		status = run_probe(&c, target);
+		status = do_probe(&c, target);
 	if (status == EXIT_OK)
-		status = run_plan(&c);
+		status = do_plan(&c);
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
 	if (status == EXIT_OK)
-		status = run_stage(&c);
+		status = do_stage(&c);
 	if (status == EXIT_OK) {
-		status = run_passes(&c);
-		run_annotate(&c, status);
-		status = run_report(&c, status);
-	} else if (status == 128 + SIGINT) {
-		status = run_report(&c, status);
+		struct annotate_in a = {
+			.moves_data = !(c.e->flags & ENGINE_F_NO_IO),
+			/* a profile that asks for scores, or --baseline */
+			.score = c.s.baseline || !strcmp(c.prof.name, "xbench") ? &c.baseline :
+				 NULL,
+		};
+
+		status = do_passes(&c);
+		c.failed = result_annotate(&c.r, &a);
+		if (status == 128 + SIGINT)
+			word_interrupt(&c);
 	}
+	if (status == EXIT_OK || status == EXIT_RUNTIME || status == 128 + SIGINT)
+		status = do_report(&c, status);
 	/* One way out: whatever was taken is given back. */
-	if (c.claim >= 0)
-		close(c.claim);
-	target_scratch_cleanup();
+	stage_release(&c.stage);
 	result_free(&c.r);
 	profile_free(&c.prof);
 	return status == RUN_DONE ? EXIT_OK : status;

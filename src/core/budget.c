@@ -68,8 +68,8 @@ static void describe(const struct test_spec *t, char *buf, size_t len)
 			 bs);
 	else if (makes_files(t))
 		snprintf(buf, len, "%s (--jobs %u --files %" PRIu64 " --dirs %u)", t->wl->name,
-			 t->jobs, t->nfiles ? t->nfiles : WL_DEFAULT_NFILES,
-			 t->ndirs ? t->ndirs : WL_DEFAULT_NDIRS);
+			 t->jobs, wl_params_resolve(t->params).nfiles,
+			 wl_params_resolve(t->params).ndirs);
 	else
 		snprintf(buf, len, "%s (--jobs %u --size %s)", t->wl->name, t->jobs, sz);
 }

@@ -230,12 +230,7 @@ void runner_job_params(const struct test_spec *s, unsigned job, struct wl_job *j
 		.seed = s->seed,
 		.direct = s->direct,
 		.pattern = s->wl->pattern,
-		.char_mode = s->char_mode,
-		.nfiles = s->nfiles ? s->nfiles : WL_DEFAULT_NFILES,
-		.min_size = s->file_min,
-		.max_size = s->file_max,
-		.ndirs = s->ndirs ? s->ndirs : WL_DEFAULT_NDIRS,
-		.fsync = s->fsync,
+		.params = wl_params_resolve(s->params),
 	};
 }
 
@@ -888,13 +883,9 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	out->bs = spec->bs;
 	out->qd = ops_kind ? 1 : spec->qd;
 	out->jobs = spec->jobs;
-	if (spec->wl->ops == &wl_meta_create_ops || spec->wl->ops == &wl_meta_stat_ops ||
-	    spec->wl->ops == &wl_meta_delete_ops) {
-		out->nfiles = spec->nfiles ? spec->nfiles : WL_DEFAULT_NFILES;
-		out->file_min = spec->file_min;
-		out->file_max = spec->file_max;
-		out->ndirs = spec->ndirs ? spec->ndirs : WL_DEFAULT_NDIRS;
-	}
+	/* The file tests' parameters shape their numbers: the result says them. */
+	if (spec->wl->params & WL_P_FILES)
+		out->params = wl_params_resolve(spec->params);
 	out->direct = spec->direct;
 	out->drop_behind = spec_drop_behind(spec);
 	out->random = spec->wl->pattern == WL_RAND;

@@ -1,22 +1,24 @@
 /* registry.c - the table of engines, in "auto" preference order, and lookups. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
 
 static const struct engine_entry engines[] = {
 #ifdef HAVE_LIBURING
-	{ "io_uring", &engine_io_uring, NULL },
+	{ .name = "io_uring", .ops = &engine_io_uring },
 #else
-	{ "io_uring", NULL, "not built: configure found no liburing" },
+	{ .name = "io_uring", .missing = "not built: configure found no liburing" },
 #endif
 #ifdef HAVE_LIBAIO
-	{ "libaio", &engine_libaio, NULL },
+	{ .name = "libaio", .ops = &engine_libaio },
 #else
-	{ "libaio", NULL, "not built: configure found no libaio" },
+	{ .name = "libaio", .missing = "not built: configure found no libaio" },
 #endif
-	{ "sync", &engine_sync, NULL },
-	{ "direct", &engine_direct, NULL },
-	{ "null", &engine_null, NULL },
+	{ .name = "sync", .ops = &engine_sync },
+	{ .name = "direct", .ops = &engine_direct },
+	{ .name = "null", .ops = &engine_null },
 };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 
@@ -52,4 +54,33 @@ const struct engine_ops *engine_auto(void)
 			return ops;
 	}
 	return NULL;
+}
+
+int engine_pick(const char *name, const struct engine_ops **out, char *why, size_t whylen)
+{
+	char reason[200] = "";
+
+	if (!strcmp(name, "auto")) {
+		*out = engine_auto();
+		if (*out)
+			return 0;
+		snprintf(why, whylen, "--engine auto: no engine works on this machine");
+		return -ENODEV;
+	}
+	for (size_t i = 0; i < NENGINES; i++) {
+		if (strcmp(engines[i].name, name))
+			continue;
+		if (!engines[i].ops) {
+			snprintf(why, whylen, "--engine %s: %s", name, engines[i].missing);
+			return -ENODEV;
+		}
+		if (engines[i].ops->probe(reason, sizeof(reason)) < 0) {
+			snprintf(why, whylen, "--engine %s does not work here: %s", name, reason);
+			return -ENODEV;
+		}
+		*out = engines[i].ops;
+		return 0;
+	}
+	snprintf(why, whylen, "--engine: unknown engine '%s' (see: diskbench list engines)", name);
+	return -ENOENT;
 }

@@ -123,15 +123,15 @@ int report_bonnie_csv(FILE *f, const struct run_result *r)
 	/* Files: bonnie++ counts them in multiples of 1024 and, like it,
 	 * leaves zero sizes and a single directory empty. */
 	if (meta) {
-		fprintf(f, ",%" PRIu64 ",", meta->nfiles / 1024);
-		if (meta->file_max)
-			fprintf(f, "%" PRIu64, meta->file_max);
+		fprintf(f, ",%" PRIu64 ",", meta->params.nfiles / 1024);
+		if (meta->params.file_max)
+			fprintf(f, "%" PRIu64, meta->params.file_max);
 		putc(',', f);
-		if (meta->file_min)
-			fprintf(f, "%" PRIu64, meta->file_min);
+		if (meta->params.file_min)
+			fprintf(f, "%" PRIu64, meta->params.file_min);
 		putc(',', f);
-		if (meta->ndirs > 1)
-			fprintf(f, "%u", meta->ndirs);
+		if (meta->params.ndirs > 1)
+			fprintf(f, "%u", meta->params.ndirs);
 		putc(',', f);
 	} else {
 		fputs(",,,,,", f);

@@ -273,12 +273,12 @@ static void json_test(struct jw *w, const struct test_result *t)
 	jw_u64(w, "ramp_ns", t->ramp_ns);
 	jw_u64(w, "size_bytes", t->size);
 	/* The metadata tests' parameters (bonnie++ -n), null for other tests. */
-	if (t->nfiles) {
+	if (t->params.nfiles) {
 		jw_open(w, "files", '{', true);
-		jw_u64(w, "count", t->nfiles);
-		jw_u64(w, "min_bytes", t->file_min);
-		jw_u64(w, "max_bytes", t->file_max);
-		jw_u64(w, "dirs", t->ndirs);
+		jw_u64(w, "count", t->params.nfiles);
+		jw_u64(w, "min_bytes", t->params.file_min);
+		jw_u64(w, "max_bytes", t->params.file_max);
+		jw_u64(w, "dirs", t->params.ndirs);
 		jw_close(w, '}');
 	} else {
 		jw_null(w, "files");

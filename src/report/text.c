@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "repeat.h"
 #include "report.h"
+#include "workload.h"
 
 #define TEXT_WIDTH 100
 
@@ -511,10 +512,13 @@ static void tw_raw(struct tw *w, const char *fmt, ...)
 	tw_nl(w);
 }
 
-static bool is_hdparm(const struct test_result *t)
+/* The hdparm line a test's workload asks for (WL_REPORT_NONE for most, and
+ * for a workload this version does not know). */
+static enum wl_report hdparm_line(const struct test_result *t)
 {
-	return t->workload && (!strcmp(t->workload, "buffered-read") ||
-			       !strcmp(t->workload, "cached-read"));
+	const struct workload *w = wl_find(t->workload);
+
+	return w ? w->report : WL_REPORT_NONE;
 }
 
 /*
@@ -533,7 +537,7 @@ static void text_hdparm(struct tw *w, const struct run_result *r)
 
 	for (i = 0; i < r->ntests; i++) {
 		t = &r->tests[i];
-		if (!is_hdparm(t) || !t->runtime_ns)
+		if (hdparm_line(t) == WL_REPORT_NONE || !t->runtime_ns)
 			continue;
 		if (!head) {
 			tw_nl(w);
@@ -542,7 +546,7 @@ static void text_hdparm(struct tw *w, const struct run_result *r)
 		}
 		secs = (double)t->runtime_ns / 1e9;
 		rate = (double)t->bytes / mib / secs;
-		if (!strcmp(t->workload, "buffered-read"))
+		if (hdparm_line(t) == WL_REPORT_HDPARM_DISK)
 			tw_raw(w, " Timing %s disk reads: %3" PRIu64 " MB in %5.2f seconds = "
 			       "%6.2f %s", t->direct ? "O_DIRECT" : "buffered", t->bytes >> 20,
 			       secs, rate > 1.0 ? rate : rate * 1024,

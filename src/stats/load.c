@@ -479,10 +479,10 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		sub(w2, sizeof(w2), w, "files");
 		if (!json_is_object(files))
 			return wrong(l, w, "files", "an object or null");
-		if (get_u64(l, w2, files, "count", &t->nfiles) ||
-		    get_u64(l, w2, files, "min_bytes", &t->file_min) ||
-		    get_u64(l, w2, files, "max_bytes", &t->file_max) ||
-		    get_u32(l, w2, files, "dirs", &t->ndirs))
+		if (get_u64(l, w2, files, "count", &t->params.nfiles) ||
+		    get_u64(l, w2, files, "min_bytes", &t->params.file_min) ||
+		    get_u64(l, w2, files, "max_bytes", &t->params.file_max) ||
+		    get_u32(l, w2, files, "dirs", &t->params.ndirs))
 			return -EINVAL;
 	}
 

@@ -123,3 +123,28 @@ int target_drop_cache(int fd, enum target_kind kind)
 	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	return -ret;
 }
+
+int target_drop_file_cache(const struct target_file *f, enum target_kind kind)
+{
+	int fd = target_open(f, O_RDONLY), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = target_drop_cache(fd, kind);
+	close(fd);
+	return ret;
+}
+
+int target_drop_all_caches(void)
+{
+	int fd, ret = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}

@@ -48,6 +48,7 @@ static volatile sig_atomic_t scratch_moved;
 static const int scratch_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSIGNALS (sizeof(scratch_signals) / sizeof(scratch_signals[0]))
 static struct sigaction old_actions[NSIGNALS];
+static bool installed[NSIGNALS];	/* ours replaced old_actions[i] */
 static volatile sig_atomic_t handlers_on;
 
 /* Give the signals back to whoever had them (the CLI may stop runs on ^C). */
@@ -59,7 +60,8 @@ static void restore_handlers(void)
 		return;
 	handlers_on = 0;
 	for (i = 0; i < NSIGNALS; i++)
-		sigaction(scratch_signals[i], &old_actions[i], NULL);
+		if (installed[i])
+			sigaction(scratch_signals[i], &old_actions[i], NULL);
 }
 
 /* struct linux_dirent64, as getdents64(2) fills it */
@@ -172,6 +174,7 @@ static int install_handlers(void)
 {
 	struct sigaction sa;
 	size_t i;
+	int ret;
 
 	if (handlers_on)
 		return 0;
@@ -181,17 +184,27 @@ static int install_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NSIGNALS; i++)
 		sigaddset(&sa.sa_mask, scratch_signals[i]);
+	/* Only signals left at their default action: a handler the caller
+	 * installed is theirs (and calls target_scratch_cleanup), and an
+	 * ignored signal (nohup) stays ignored. */
 	for (i = 0; i < NSIGNALS; i++) {
-		if (sigaction(scratch_signals[i], &sa, &old_actions[i]) < 0) {
-			int e = errno;
-
-			while (i-- > 0)
-				sigaction(scratch_signals[i], &old_actions[i], NULL);
-			return -e;
-		}
+		installed[i] = false;
+		if (sigaction(scratch_signals[i], NULL, &old_actions[i]) < 0)
+			goto fail;
+		if (old_actions[i].sa_handler != SIG_DFL)
+			continue;
+		if (sigaction(scratch_signals[i], &sa, NULL) < 0)
+			goto fail;
+		installed[i] = true;
 	}
 	handlers_on = 1;
 	return 0;
+fail:
+	ret = -errno;
+	while (i-- > 0)
+		if (installed[i])
+			sigaction(scratch_signals[i], &old_actions[i], NULL);
+	return ret;
 }
 
 /* "diskbench." and six random characters. */

@@ -34,7 +34,7 @@ struct char_state {
 
 static void char_describe(const struct wl_job *job, struct wl_desc *d)
 {
-	d->engine = job->char_mode == WL_CHAR_SYSCALL ? "syscall" : "stdio";
+	d->engine = job->params.char_mode == WL_CHAR_SYSCALL ? "syscall" : "stdio";
 	d->io_size = 1;
 	d->direct = false;	/* stdio buffers; 1-byte O_DIRECT is impossible */
 }
@@ -107,7 +107,7 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	}
 	st->fd = -1;
 	st->writing = writing;
-	st->syscall = job->char_mode == WL_CHAR_SYSCALL;
+	st->syscall = job->params.char_mode == WL_CHAR_SYSCALL;
 	st->drop_behind = job->drop_behind;
 	*state = st;
 

@@ -79,7 +79,8 @@ static void meta_count(struct meta_state *st, uint64_t done, uint64_t todo)
 static void meta_describe(const struct wl_job *job, struct wl_desc *d)
 {
 	d->engine = "posix";
-	d->io_size = job->max_size > UINT32_MAX ? UINT32_MAX : (uint32_t)job->max_size;
+	d->io_size = job->params.file_max > UINT32_MAX ? UINT32_MAX :
+		     (uint32_t)job->params.file_max;
 	d->direct = false;
 }
 
@@ -91,15 +92,16 @@ static void meta_describe(const struct wl_job *job, struct wl_desc *d)
  */
 static void meta_footprint(const struct wl_job *job, struct wl_footprint *fp)
 {
-	uint64_t max = job->max_size > job->min_size ? job->max_size : job->min_size;
+	const struct wl_params *p = &job->params;
+	uint64_t max = p->file_max > p->file_min ? p->file_max : p->file_min;
 	uint64_t datalen = max < DATA_BUF_MAX ? max : DATA_BUF_MAX;
 
-	fp->mem_bytes = sizeof(struct meta_state) + job->nfiles * sizeof(uint32_t) +
-			(uint64_t)job->ndirs * sizeof(int) + (datalen ? datalen : 1);
-	fp->disk_bytes = job->nfiles * ((max + 4095) / 4096 * 4096 + 64) +
-			 ((uint64_t)job->ndirs + 1) * 4096;
-	fp->inodes = job->nfiles + job->ndirs + 1;
-	fp->fds = (uint64_t)job->ndirs + 3;
+	fp->mem_bytes = sizeof(struct meta_state) + p->nfiles * sizeof(uint32_t) +
+			(uint64_t)p->ndirs * sizeof(int) + (datalen ? datalen : 1);
+	fp->disk_bytes = p->nfiles * ((max + 4095) / 4096 * 4096 + 64) +
+			 ((uint64_t)p->ndirs + 1) * 4096;
+	fp->inodes = p->nfiles + p->ndirs + 1;
+	fp->fds = (uint64_t)p->ndirs + 3;
 }
 
 /* splitmix64's finalizer: a file's random characters from its number. */
@@ -320,10 +322,10 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 		snprintf(err, errlen, "file tests need a directory target (a file system)");
 		return -ENOTDIR;
 	}
-	if (!job->nfiles || job->nfiles > UINT32_MAX || !job->ndirs ||
-	    job->ndirs > job->nfiles) {
+	if (!job->params.nfiles || job->params.nfiles > UINT32_MAX || !job->params.ndirs ||
+	    job->params.ndirs > job->params.nfiles) {
 		snprintf(err, errlen, "bad file-test parameters: %llu files in %u directories",
-			 (unsigned long long)job->nfiles, job->ndirs);
+			 (unsigned long long)job->params.nfiles, job->params.ndirs);
 		return -EINVAL;
 	}
 	st = calloc(1, sizeof(*st));
@@ -334,11 +336,12 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	*state = st;
 	st->mode = mode;
 	st->topfd = st->rootfd = -1;
-	st->nfiles = (uint32_t)job->nfiles;
-	st->ndirs = job->ndirs;
-	st->min_size = job->min_size;
-	st->max_size = job->max_size > job->min_size ? job->max_size : job->min_size;
-	st->fsync = job->fsync;
+	st->nfiles = (uint32_t)job->params.nfiles;
+	st->ndirs = job->params.ndirs;
+	st->min_size = job->params.file_min;
+	st->max_size = job->params.file_max > job->params.file_min ? job->params.file_max :
+		       job->params.file_min;
+	st->fsync = job->params.fsync;
 	st->progress = job->progress;
 	st->datalen = st->max_size < DATA_BUF_MAX ? (size_t)st->max_size : DATA_BUF_MAX;
 	st->order = malloc((size_t)st->nfiles * sizeof(*st->order));

@@ -50,6 +50,7 @@ static const struct workload workloads[] = {
 		.needs_fs = true,
 		.own_files = true,
 		.force_direct = -1,
+		.params = WL_P_CHAR,
 		.ops = &wl_char_write_ops,
 	},
 	{
@@ -60,6 +61,7 @@ static const struct workload workloads[] = {
 		.kind = WL_OPS,
 		.needs_fs = true,
 		.force_direct = -1,
+		.params = WL_P_CHAR,
 		.ops = &wl_char_read_ops,
 	},
 	{
@@ -94,6 +96,7 @@ static const struct workload workloads[] = {
 		.own_files = true,
 		.finite = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_create_ops,
 	},
 	{
@@ -105,6 +108,7 @@ static const struct workload workloads[] = {
 		.needs_fs = true,
 		.own_files = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_stat_ops,
 	},
 	{
@@ -117,6 +121,7 @@ static const struct workload workloads[] = {
 		.own_files = true,
 		.finite = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_delete_ops,
 	},
 	{
@@ -129,6 +134,7 @@ static const struct workload workloads[] = {
 		.own_files = true,
 		.finite = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_create_ops,
 	},
 	{
@@ -140,6 +146,7 @@ static const struct workload workloads[] = {
 		.needs_fs = true,
 		.own_files = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_stat_ops,
 	},
 	{
@@ -152,6 +159,7 @@ static const struct workload workloads[] = {
 		.own_files = true,
 		.finite = true,
 		.force_direct = -1,
+		.params = WL_P_FILES,
 		.ops = &wl_meta_delete_ops,
 	},
 	{
@@ -162,6 +170,7 @@ static const struct workload workloads[] = {
 		.dir = IO_READ,
 		.pattern = WL_SEQ,
 		.force_direct = 0,
+		.report = WL_REPORT_HDPARM_DISK,
 	},
 	{
 		/* hdparm -T: the same 2 MiB again and again, i.e. memory
@@ -173,6 +182,7 @@ static const struct workload workloads[] = {
 		.force_direct = 0,
 		.cache_ok = true,
 		.fixed_size = 2u << 20,
+		.report = WL_REPORT_HDPARM_CACHE,
 	},
 };
 

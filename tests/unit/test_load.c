@@ -110,9 +110,7 @@ static void build(struct run_result *r)
 	/* One run of a metadata test, with an error. */
 	memset(&acc, 0, sizeof(acc));
 	one_run(&run, "meta-create", 7, 333);
-	run.nfiles = 2048;
-	run.file_max = 1000;
-	run.ndirs = 4;
+	run.params = (struct wl_params){ .nfiles = 2048, .file_max = 1000, .ndirs = 4 };
 	run.errors = 2;
 	run.first_errno = EIO;
 	run.first_error_offset = 4096;
@@ -156,7 +154,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.tests[0].lat->sumsq == a.tests[0].lat->sumsq, 1);
 	assert_memory_equal(b.tests[1].lat->count, a.tests[1].lat->count,
 			    sizeof(a.tests[1].lat->count));
-	assert_int_equal(b.tests[1].nfiles, 2048);
+	assert_int_equal(b.tests[1].params.nfiles, 2048);
 	result_free(&a);
 	result_free(&b);
 }
@@ -223,7 +221,7 @@ static void test_old_document(void **state)
 	assert_true(b.tests[0].lat_sum.stdev > a.tests[0].lat_sum.stdev * 0.999 &&
 		    b.tests[0].lat_sum.stdev < a.tests[0].lat_sum.stdev * 1.001);
 	assert_int_equal(b.tests[0].lat_sum.pct[4], a.tests[0].lat_sum.pct[4]);
-	assert_int_equal(b.tests[1].nfiles, 0);
+	assert_int_equal(b.tests[1].params.nfiles, 0);
 	result_free(&a);
 	result_free(&b);
 }

@@ -173,10 +173,7 @@ static void run_ops(const char *name, const char *data, uint64_t nfiles, uint64_
 		.runtime_ns = runtime_ns,
 		.size = 1u << 20,
 		.seed = 1,
-		.nfiles = nfiles,
-		.ndirs = 3,
-		.file_min = 0,
-		.file_max = 600,
+		.params = { .nfiles = nfiles, .ndirs = 3, .file_min = 0, .file_max = 600 },
 	};
 	char err[256] = "";
 	int ret;

@@ -90,7 +90,7 @@ void plan_spec_name(const struct test_spec *t, bool run_direct, char *buf, size_
 
 	format_size(t->bs, bs, sizeof(bs));
 	if (t->wl->kind == WL_OPS) {
-		struct wl_job job = { .bs = t->bs, .char_mode = t->char_mode,
+		struct wl_job job = { .bs = t->bs, .params = t->params,
 				      .pattern = t->wl->pattern, .direct = t->direct };
 		struct wl_desc d = { .engine = "-", .io_size = 0 };
 
@@ -110,30 +110,80 @@ void plan_spec_name(const struct test_spec *t, bool run_direct, char *buf, size_
 		snprintf(buf + n, len - n, " %s", t->direct ? "direct" : "buffered");
 }
 
-/* Same test twice (a workload in two groups with the same settings)? */
-static bool plan_has(const struct plan *p, const struct test_spec *t, const char *name)
+void plan_spec_key(const struct test_spec *t, char *buf, size_t len)
 {
-	for (unsigned i = 0; i < p->n; i++) {
-		const struct test_spec *o = &p->specs[i];
+	const struct wl_params *p = &t->params;
 
-		if (!strcmp(p->names[i], name) && o->wl == t->wl && o->bs == t->bs &&
-		    o->qd == t->qd && o->jobs == t->jobs && o->direct == t->direct &&
-		    o->runtime_ns == t->runtime_ns && o->ramp_ns == t->ramp_ns &&
-		    o->size == t->size && o->seed == t->seed && o->char_mode == t->char_mode &&
-		    o->nfiles == t->nfiles && o->file_min == t->file_min &&
-		    o->file_max == t->file_max && o->ndirs == t->ndirs && o->fsync == t->fsync)
+	snprintf(buf, len, "%s bs=%" PRIu32 " qd=%" PRIu32 " jobs=%" PRIu32 " direct=%d "
+		 "runtime=%" PRIu64 " ramp=%" PRIu64 " size=%" PRIu64 " seed=%" PRIu64
+		 " char=%d files=%" PRIu64 " file=%" PRIu64 "-%" PRIu64 " dirs=%" PRIu32
+		 " fsync=%d", t->wl->name, t->bs, t->qd, t->jobs, t->direct, t->runtime_ns,
+		 t->ramp_ns, t->size, t->seed, p->char_mode, p->nfiles, p->file_min, p->file_max,
+		 p->ndirs, p->fsync);
+}
+
+/* Same test twice (a workload in two groups with the same settings)? */
+static bool plan_has(const struct plan *p, const struct test_spec *t)
+{
+	char a[512], b[512];
+
+	plan_spec_key(t, a, sizeof(a));
+	for (unsigned i = 0; i < p->n; i++) {
+		plan_spec_key(&p->specs[i], b, sizeof(b));
+		if (!strcmp(a, b))
 			return true;
 	}
 	return false;
 }
 
-static void note_skip(char *buf, size_t len, const char *name)
+static void note_skip(struct plan *p, const struct workload *w, enum plan_skip_why why)
 {
-	size_t used = strlen(buf);
+	for (unsigned i = 0; i < p->nskips; i++)
+		if (p->skips[i].wl == w && p->skips[i].why == why)
+			return;
+	if (p->nskips < MAX_PLAN)
+		p->skips[p->nskips++] = (struct plan_skip){ .wl = w, .why = why };
+}
 
-	if (strstr(buf, name))
-		return;
-	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+static void note_clamp(struct plan *p, const struct workload *w, uint32_t qd)
+{
+	for (unsigned i = 0; i < p->nclamps; i++)
+		if (p->clamps[i].wl == w && p->clamps[i].qd == qd)
+			return;
+	if (p->nclamps < MAX_PLAN)
+		p->clamps[p->nclamps++] = (struct plan_clamp){ .wl = w, .qd = qd };
+}
+
+unsigned plan_skipped(const struct plan *p, enum plan_skip_why why, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < p->nskips; i++) {
+		if (p->skips[i].why != why)
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "",
+						 p->skips[i].wl->name);
+		n++;
+	}
+	return n;
+}
+
+/* The classic workloads' parameters as the settings give them. */
+static struct wl_params plan_params(const struct settings *s)
+{
+	return (struct wl_params){
+		.char_mode = s->char_mode && !strcmp(s->char_mode, "syscall") ? WL_CHAR_SYSCALL :
+			     WL_CHAR_STDIO,
+		.nfiles = s->files,
+		.file_min = s->nfile_size ? s->file_size[0] : 0,
+		.file_max = s->nfile_size ? s->file_size[1] : 0,
+		.ndirs = (uint32_t)s->dirs,
+		.fsync = s->fsync,
+	};
 }
 
 /*
@@ -150,6 +200,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 	struct settings gs = g ? g->s : in->prof->s;
 	bool ops = w->kind == WL_OPS, explicit_io;
 	uint64_t def_bs = w->pattern == WL_SEQ ? 1u << 20 : 4096, one = 1, size;
+	struct wl_params params;
 	const uint64_t *bss, *qds;
 	size_t nbs, nqd;
 	int direct, ret;
@@ -162,16 +213,15 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				 w->name, in->writes->reason);
 			return -EPERM;
 		}
-		p->skipped_writes++;
-		note_skip(p->skipped_names, sizeof(p->skipped_names), w->name);
+		note_skip(p, w, PLAN_SKIP_WRITES);
 		return 0;
 	}
 	if (w->needs_fs && ti->kind != TARGET_DIR) {
-		note_skip(p->skipped_fs, sizeof(p->skipped_fs), w->name);
+		note_skip(p, w, PLAN_SKIP_NEEDS_FS);
 		return 0;
 	}
 	if (ops && (e->flags & ENGINE_F_NO_IO)) {
-		note_skip(p->skipped_ops, sizeof(p->skipped_ops), w->name);
+		note_skip(p, w, PLAN_SKIP_OWN_IO);
 		return 0;
 	}
 
@@ -193,6 +243,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 	ret = plan_pick_size(&gs, ti, &size, err, errlen);
 	if (ret)
 		return ret;
+	params = plan_params(&gs);
 	bss = gs.nbs ? gs.bs : &def_bs;
 	nbs = gs.nbs ? gs.nbs : 1;
 	qds = gs.nqd && !ops ? gs.qd : &one;
@@ -228,24 +279,16 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.seed = gs.seed,
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,
 				.ncpus = (unsigned)in->run->ncpus,
-				.char_mode = gs.char_mode && !strcmp(gs.char_mode, "syscall") ?
-					     WL_CHAR_SYSCALL : WL_CHAR_STDIO,
-				.nfiles = gs.files,
-				.file_min = gs.nfile_size ? gs.file_size[0] : 0,
-				.file_max = gs.nfile_size ? gs.file_size[1] : 0,
-				.ndirs = (uint32_t)gs.dirs,
-				.fsync = gs.fsync,
+				.params = params,
 			};
 			char name[64];
 
 			if (!ops && (e->flags & ENGINE_F_SYNC) && t.qd > 1) {
-				result_add_warning(in->r, "%s: the %s engine does one request at "
-						   "a time: qd %u runs as qd 1", w->name, e->name,
-						   t.qd);
+				note_clamp(p, w, t.qd);
 				t.qd = 1;
 			}
 			plan_spec_name(&t, in->run->direct, name, sizeof(name));
-			if (plan_has(p, &t, name))
+			if (plan_has(p, &t))
 				continue;
 			if (p->n >= MAX_PLAN) {
 				snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
@@ -309,9 +352,12 @@ int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errle
 		}
 	}
 	if (!p->n) {
+		char names[256];
+
 		snprintf(err, errlen, "nothing to run on %s %s: every test of the plan %s",
 			 target_kind_name(in->ti->kind), in->ti->path,
-			 p->skipped_writes ? "writes" : "was left out");
+			 plan_skipped(p, PLAN_SKIP_WRITES, names, sizeof(names)) ? "writes" :
+			 "was left out");
 		return -EPERM;
 	}
 	return 0;

@@ -1,0 +1,27 @@
+/* annotate.h - the warnings and flags derived from a finished run, made once for every reporter. */
+#ifndef DISKBENCH_ANNOTATE_H
+#define DISKBENCH_ANNOTATE_H
+
+#include <stdbool.h>
+
+#include "result.h"
+#include "xbench.h"
+
+struct annotate_in {
+	bool moves_data;	/* the engine moved data (not the null engine): device
+				 * counters are to be expected */
+	const struct xbench_baseline *score; /* score the tests against this
+					      * (Xbench-style); NULL: no scores */
+};
+
+/*
+ * Finish each test over its runs (repeat_finish: medians, sums, spread),
+ * then add to r's warnings what the numbers themselves say: I/O errors (the
+ * first errno and offset), read tests whose reads did not reach the device,
+ * runs that spread too widely for their median to hold, a target with no
+ * device counters; and score the tests when in->score is given. Returns
+ * true when a test had I/O errors (the run failed). Never prints.
+ */
+bool result_annotate(struct run_result *r, const struct annotate_in *in);
+
+#endif

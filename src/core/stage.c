@@ -1,0 +1,101 @@
+/* stage.c - where a plan runs: the device claim, the scratch directory, the working set, O_DIRECT. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "safety.h"
+#include "stage.h"
+
+/* O_DIRECT is an open flag that some file systems (tmpfs, some FUSE) refuse. */
+static bool direct_works(const struct target_file *f)
+{
+	int fd = target_open(f, O_RDONLY | O_DIRECT);
+
+	if (fd < 0)
+		return fd != -EINVAL;
+	close(fd);
+	return true;
+}
+
+static int stage_fail(struct stage *st, int ret)
+{
+	stage_release(st);
+	return ret;
+}
+
+int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t errlen)
+{
+	const bool io = !(in->e->flags & ENGINE_F_NO_IO);
+	const struct target_info *ti = in->ti;
+	struct plan *p = in->plan;
+	int ret = 0;
+
+	*st = (struct stage){
+		.where = { .ti = ti, .data = { AT_FDCWD, ti->resolved }, .scratch_fd = -1 },
+		.claim = -1,
+	};
+	if (!io)
+		return 0;
+	/* The last line of defence before writing to a device: an exclusive
+	 * open, which the kernel refuses while anything has it mounted or
+	 * claimed. */
+	if (ti->kind == TARGET_BLOCK && plan_writes(p)) {
+		st->claim = safety_claim(ti->resolved);
+		if (st->claim < 0) {
+			ret = st->claim;
+			st->claim = -1;
+			snprintf(err, errlen, "refusing to write to %s: the kernel refuses exclusive "
+				 "access (%s): it is mounted or in use", ti->path, strerror(-ret));
+			return -EBUSY;
+		}
+	}
+	if (ti->kind == TARGET_DIR) {
+		ret = target_scratch_create(ti->resolved, st->scratch, sizeof(st->scratch));
+		if (!ret)
+			ret = target_scratch_file("data", &st->where.data);
+		if (ret) {
+			snprintf(err, errlen, "%s: cannot create scratch files: %s", ti->path,
+				 strerror(-ret));
+			return stage_fail(st, ret);
+		}
+		st->where.scratch_fd = target_scratch_fd();
+		/* Only tests that read or rewrite the data file need it written
+		 * out first; file tests and per-char writes make their own. */
+		if (plan_needs_data(p)) {
+			ret = target_layout(&st->where.data, in->size, 1u << 20, in->seed, in->stop,
+					    in->progress, in->progress_arg);
+			if (ret == -EINTR) {
+				snprintf(err, errlen, "interrupted while laying out the working "
+					 "set: nothing was measured");
+				return stage_fail(st, ret);
+			}
+			if (ret) {
+				snprintf(err, errlen, "%s/data: laying out the working set: %s",
+					 st->scratch, strerror(-ret));
+				return stage_fail(st, ret);
+			}
+		}
+	}
+	if (plan_direct(p) && !direct_works(&st->where.data)) {
+		if (in->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
+			snprintf(err, errlen, "%s: the file system refuses O_DIRECT, which the %s "
+				 "engine needs", ti->path, in->e->name);
+			return stage_fail(st, -EOPNOTSUPP);
+		}
+		st->direct_refused = true;
+		for (unsigned i = 0; i < p->n; i++)
+			p->specs[i].direct = false;
+	}
+	return 0;
+}
+
+int stage_release(struct stage *st)
+{
+	if (st->claim >= 0)
+		close(st->claim);
+	st->claim = -1;
+	st->where.scratch_fd = -1;
+	return target_scratch_cleanup();
+}
