@@ -55,8 +55,12 @@ struct engine_ops {
 
 	/* Hand n requests to the engine. May defer the system call until
 	 * reap() (io_uring submits and waits in one call). Returns how many
-	 * were accepted (0..n; fewer than n means "busy": reap, then retry
-	 * the rest) or -errno when submission failed outright. */
+	 * it took, from reqs[0] on (0..n; fewer than n means "busy": reap,
+	 * then retry the rest); each one taken is in flight until reap()
+	 * hands it back. -errno means it failed and took none of these. An
+	 * engine whose submission fails after it took some returns their
+	 * count and the error at its next submit() (or reap()), so the
+	 * runner reaps what is in flight before it stops. */
 	int (*submit)(struct engine_ctx *ctx, struct io_req **reqs, unsigned n);
 
 	/* Push any deferred submissions, wait until at least min requests

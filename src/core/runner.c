@@ -13,6 +13,7 @@
 #include <numa.h>
 #endif
 
+#include "dropbehind.h"
 #include "runner.h"
 
 /* Buffers are aligned for O_DIRECT on any device we are likely to meet. */
@@ -44,9 +45,7 @@ struct worker {
 	struct wl_rng dir_rng;		/* write_pct draws */
 	uint64_t write_seq;
 	bool drop_behind;		/* see runner.h */
-	uint64_t drop_off, drop_len;	/* read range waiting to be dropped */
-	uint64_t dirty_off, dirty_len;	/* written range, write-back not started */
-	uint64_t wb_off, wb_len;	/* written range, write-back started */
+	struct drop_behind db;		/* its ranges (dropbehind.h) */
 
 	struct wl_job job;		/* WL_OPS */
 	void *ops_state;
@@ -335,6 +334,7 @@ static int worker_setup(struct worker *w)
 		if (w->ctx.fd < 0)
 			return worker_fail(w, w->ctx.fd, w->where->data.name);
 	}
+	w->db.fd = w->ctx.fd;
 	ret = s->engine->init(&w->ctx);
 	w->engine_ready = true;
 	if (ret)
@@ -357,28 +357,43 @@ static void worker_teardown(struct worker *w)
 	free(w->done);
 }
 
-/* Close the measured window now (an early stop); an unopened one is empty. */
-static void window_close(struct worker *w, bool measuring)
+/* Open the measured window at now: its start, and the CPU clock. */
+static void window_open(struct worker *w, uint64_t now)
+{
+	w->t_start = now;
+	thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+}
+
+/* Close it at now (one never opened is empty) and publish the end last:
+ * the runner's thread waits for it (wait_windows). */
+static void window_close(struct worker *w, bool opened, uint64_t now)
 {
 	uint64_t u, sy;
 
-	__atomic_store_n(&w->t_end, clock_ns(), __ATOMIC_RELEASE);
-	if (!measuring) {
-		w->t_start = w->t_end;
+	if (!opened) {
+		w->t_start = now;
 		w->cpu_user_ns = w->cpu_sys_ns = 0;
 	} else {
 		thread_cpu(&u, &sy);
 		w->cpu_user_ns = u - w->cpu_user_ns;
 		w->cpu_sys_ns = sy - w->cpu_sys_ns;
 	}
+	__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 }
 
-static void note_error(struct worker *w, const struct io_req *r)
+/* The one way an error is counted: the first keeps its errno and offset. */
+static void note_error(struct worker *w, int err, uint64_t offset)
 {
 	if (!w->errors++) {
-		w->first_errno = r->result < 0 ? (int)-r->result : EIO;
-		w->first_error_offset = r->offset;
+		w->first_errno = err > 0 ? err : EIO;
+		w->first_error_offset = offset;
 	}
+}
+
+/* A request that did not move all its bytes: its errno, or EIO when short. */
+static void note_req_error(struct worker *w, const struct io_req *r)
+{
+	note_error(w, r->result < 0 ? (int)-r->result : EIO, r->offset);
 }
 
 /* Is spec a drop-behind test (runner.h)? Buffered, not about the cache,
@@ -393,91 +408,32 @@ static bool spec_drop_behind(const struct test_spec *s)
 	return !s->wl->own_files || s->wl->ops->flush;
 }
 
-/* Data is dropped in runs of at least this much: one fadvise per 4 MiB of
- * a sequential pass, one per request when they are random. */
-#define DROP_BATCH (4u << 20)
-
-/* Drop the pending read range from the page cache (drop-behind). */
-static void drop_flush(struct worker *w)
+/* Did this completion end the measured window (the runtime is over, or a
+ * stop was asked)? Writes still in the page cache go out inside it. */
+static bool window_ends(struct worker *w, uint64_t *now, uint64_t end)
 {
-	if (w->drop_len)
-		posix_fadvise(w->ctx.fd, (off_t)w->drop_off, (off_t)w->drop_len,
-			      POSIX_FADV_DONTNEED);
-	w->drop_len = 0;
-}
+	const struct test_spec *s = w->spec;
+	const bool stop = s->stop && *s->stop;
+	int ret;
 
-/* A read completed: add it to the pending range, or drop that and start
- * a new one. Runs between reaps, outside every request's latency, but
- * inside the window: it costs what reclaim would cost with a big file. */
-static void drop_read(struct worker *w, const struct io_req *r)
-{
-	if (w->drop_len && r->offset == w->drop_off + w->drop_len) {
-		w->drop_len += r->len;
-		if (w->drop_len >= DROP_BATCH)
-			drop_flush(w);
-		return;
+	if (*now < end && !stop)
+		return false;
+	if (w->drop_behind && wl_writes(s->wl) && !stop) {
+		ret = drop_behind_flush(&w->db);
+		if (ret)
+			note_error(w, -ret, 0);
+		*now = clock_ns();
 	}
-	drop_flush(w);
-	w->drop_off = r->offset;
-	w->drop_len = r->len;
-}
-
-/*
- * Write-behind, for a file larger than RAM, where dirty pages are written
- * back while the writer goes on and each written byte reaches the device
- * once: the pending dirty range, once DROP_BATCH long (or broken by a
- * non-contiguous write), gets its write-back started; the range started
- * before it is waited for and dropped. At most two ranges are dirty.
- */
-static void behind_wait(struct worker *w)
-{
-	if (!w->wb_len)
-		return;
-	if (sync_file_range(w->ctx.fd, (off64_t)w->wb_off, (off64_t)w->wb_len,
-			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-			    SYNC_FILE_RANGE_WAIT_AFTER) == 0)
-		posix_fadvise(w->ctx.fd, (off_t)w->wb_off, (off_t)w->wb_len,
-			      POSIX_FADV_DONTNEED);
-	w->wb_len = 0;
-}
-
-static void behind_start(struct worker *w)
-{
-	behind_wait(w);
-	if (!w->dirty_len)
-		return;
-	sync_file_range(w->ctx.fd, (off64_t)w->dirty_off, (off64_t)w->dirty_len,
-			SYNC_FILE_RANGE_WRITE);
-	w->wb_off = w->dirty_off;
-	w->wb_len = w->dirty_len;
-	w->dirty_len = 0;
-}
-
-static void drop_write(struct worker *w, const struct io_req *r)
-{
-	if (w->dirty_len && r->offset == w->dirty_off + w->dirty_len) {
-		w->dirty_len += r->len;
-		if (w->dirty_len >= DROP_BATCH)
-			behind_start(w);
-		return;
-	}
-	behind_start(w);
-	w->dirty_off = r->offset;
-	w->dirty_len = r->len;
-}
-
-/* Write back what this job wrote through the cache, inside the window. */
-static void flush_writes(struct worker *w)
-{
-	if (fdatasync(w->ctx.fd) && errno != EINVAL && !w->errors++)
-		w->first_errno = errno;
+	return true;
 }
 
 /*
  * The hot loop: refill every free slot, submit the batch, reap at least one
  * completion, time and count it. One clock read per batch on each side:
  * requests submitted together share a start time, and requests reaped
- * together share an end time, which is when we learned of them.
+ * together share an end time, which is when we learned of them. It ends
+ * only with nothing in flight, whatever stopped it, so no request is
+ * abandoned to an engine being torn down.
  */
 static void worker_loop(struct worker *w)
 {
@@ -495,53 +451,51 @@ static void worker_loop(struct worker *w)
 
 	if (spec_ramp(s) == 0) {
 		measuring = true;
-		w->t_start = *w->t0;
+		window_open(w, *w->t0);
 		end = w->t_start + s->runtime_ns;
-		thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 	}
 
 	for (;;) {
 		/* Refill: everything free goes into one batch. */
-		if (!stopping) {
-			n = pending;
-			while (nfree) {
-				struct io_req *r = w->freel[--nfree];
+		n = stopping ? 0 : pending;
+		while (!stopping && nfree) {
+			struct io_req *r = w->freel[--nfree];
 
-				r->offset = wl_offsets_next(&w->gen);
-				/* mixed is loop-invariant: a pure-direction
-				 * test pays one predicted branch here. */
-				if (mixed)
-					r->dir = wl_draw_write(&w->dir_rng, write_pct) ?
-						 IO_WRITE : IO_READ;
-				if (is_write || (mixed && r->dir == IO_WRITE)) {
-					wl_stamp(r->buf, r->len,
-						 ((uint64_t)w->id << 48) + w->write_seq);
-					w->write_seq += stamp_step;
+			r->offset = wl_offsets_next(&w->gen);
+			/* mixed is loop-invariant: a pure-direction test pays
+			 * one predicted branch here. */
+			if (mixed)
+				r->dir = wl_draw_write(&w->dir_rng, write_pct) ? IO_WRITE : IO_READ;
+			if (is_write || (mixed && r->dir == IO_WRITE)) {
+				wl_stamp(r->buf, r->len, ((uint64_t)w->id << 48) + w->write_seq);
+				w->write_seq += stamp_step;
+			}
+			w->batch[n++] = r;
+		}
+		if (n > pending) {
+			now = clock_ns();
+			for (i = pending; i < n; i++)
+				w->batch[i]->start_ns = now;
+		}
+		if (n) {
+			got = e->submit(&w->ctx, w->batch, n);
+			if (got < 0) {
+				/* None of this batch went in: each is an error, and
+				 * what is in flight from before is still reaped. */
+				for (i = 0; i < n; i++) {
+					w->batch[i]->result = got;
+					note_req_error(w, w->batch[i]);
+					w->freel[nfree++] = w->batch[i];
 				}
-				w->batch[n++] = r;
+				stopping = true;
+				got = 0;
+				n = 0;
 			}
-			if (n > pending) {
-				now = clock_ns();
-				for (i = pending; i < n; i++)
-					w->batch[i]->start_ns = now;
-			}
-			if (n) {
-				got = e->submit(&w->ctx, w->batch, n);
-				if (got < 0) {
-					/* Submission itself failed: count every
-					 * request as an error and stop. */
-					for (i = 0; i < n; i++) {
-						w->batch[i]->result = got;
-						note_error(w, w->batch[i]);
-					}
-					break;
-				}
-				inflight += (unsigned)got;
-				/* Busy: keep the rest for after the reap. */
-				pending = n - (unsigned)got;
-				if (pending)
-					memmove(w->batch, w->batch + got, pending * sizeof(*w->batch));
-			}
+			inflight += (unsigned)got;
+			/* Busy: keep the rest for after the reap. */
+			pending = n - (unsigned)got;
+			if (pending)
+				memmove(w->batch, w->batch + got, pending * sizeof(*w->batch));
 		}
 		if (!inflight)
 			break;
@@ -549,33 +503,32 @@ static void worker_loop(struct worker *w)
 		got = e->reap(&w->ctx, 1, w->done, qd);
 		now = clock_ns();
 		if (got < 0) {
-			w->errors++;
-			if (!w->first_errno)
-				w->first_errno = -got;
+			/* The engine cannot hand back what is in flight: give
+			 * up on it (its cleanup cancels the rest). */
+			note_error(w, -got, 0);
 			break;
 		}
 		inflight -= (unsigned)got;
 
 		if (!measuring && now >= ramp_end) {
 			measuring = true;
-			w->t_start = now;
+			window_open(w, now);
 			end = now + s->runtime_ns;
-			thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 		}
 		for (i = 0; i < (unsigned)got; i++) {
 			struct io_req *r = w->done[i];
 
 			w->freel[nfree++] = r;
 			if (r->result != (int64_t)r->len) {
-				note_error(w, r);
+				note_req_error(w, r);
 				stopping = true;
 				continue;
 			}
 			if (w->drop_behind) {
 				if (r->dir == IO_READ)
-					drop_read(w, r);
+					drop_behind_read(&w->db, r->offset, r->len);
 				else
-					drop_write(w, r);
+					drop_behind_write(&w->db, r->offset, r->len);
 			}
 			if (measuring && !w->t_end) {
 				hist_add(w->lat, now - r->start_ns);
@@ -584,17 +537,8 @@ static void worker_loop(struct worker *w)
 				__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
 			}
 		}
-		if (measuring && !w->t_end && (now >= end || (s->stop && *s->stop))) {
-			uint64_t u, sy;
-
-			if (w->drop_behind && wl_writes(s->wl) && !(s->stop && *s->stop)) {
-				flush_writes(w);
-				now = clock_ns();
-			}
-			__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
-			thread_cpu(&u, &sy);
-			w->cpu_user_ns = u - w->cpu_user_ns;
-			w->cpu_sys_ns = sy - w->cpu_sys_ns;
+		if (measuring && !w->t_end && window_ends(w, &now, end)) {
+			window_close(w, true, now);
 			stopping = true;
 		}
 		if (s->stop && *s->stop)
@@ -602,10 +546,9 @@ static void worker_loop(struct worker *w)
 		if (stopping)
 			pending = 0;
 	}
-
-	/* Stopped early by an error: the window ends now. */
+	/* Stopped early (an error): the window ends now. */
 	if (!w->t_end)
-		window_close(w, measuring);
+		window_close(w, measuring, clock_ns());
 	w->bytes = w->ops * s->bs;
 }
 
@@ -629,16 +572,15 @@ static void worker_loop_ops(struct worker *w)
 		t1 = clock_ns();
 		if (!measuring && t1 >= ramp_end) {
 			measuring = true;
-			w->t_start = t1;
+			window_open(w, t1);
 			end = t1 + s->runtime_ns;
-			thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 			t1 = clock_ns();	/* getrusage is not part of the op */
 		}
 		res = op(state);
 		t2 = clock_ns();
 		if (res < 0) {
-			if (res != WL_OP_DONE && !w->errors++)
-				w->first_errno = res >= -4095 ? (int)-res : EIO;
+			if (res != WL_OP_DONE)
+				note_error(w, res >= -4095 ? (int)-res : EIO, 0);
 			break;
 		}
 		if (measuring) {
@@ -648,25 +590,20 @@ static void worker_loop_ops(struct worker *w)
 			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&w->bytes, w->bytes + (uint64_t)res, __ATOMIC_RELAXED);
 			if (t2 >= end) {
-				uint64_t u, sy;
-
 				if (w->drop_behind && s->wl->ops->flush) {
 					res = s->wl->ops->flush(state);
-					if (res < 0 && !w->errors++)
-						w->first_errno = (int)-res;
+					if (res < 0)
+						note_error(w, (int)-res, 0);
 					t2 = clock_ns();
 				}
-				__atomic_store_n(&w->t_end, t2, __ATOMIC_RELEASE);
-				thread_cpu(&u, &sy);
-				w->cpu_user_ns = u - w->cpu_user_ns;
-				w->cpu_sys_ns = sy - w->cpu_sys_ns;
+				window_close(w, true, t2);
 				return;
 			}
 		}
 		if (s->stop && *s->stop)
 			break;
 	}
-	window_close(w, measuring);
+	window_close(w, measuring, clock_ns());
 }
 
 static void *worker_main(void *arg)
@@ -700,8 +637,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void merge(struct worker *ws, unsigned n, const struct test_spec *spec,
-		  struct test_result *out)
+static void merge(struct worker *ws, unsigned n, struct test_result *out)
 {
 	uint64_t cpu_user = 0, cpu_sys = 0, window = 0;
 
@@ -728,7 +664,6 @@ static void merge(struct worker *ws, unsigned n, const struct test_spec *spec,
 	}
 	if (out->ops)
 		out->usec_per_op = (double)(cpu_user + cpu_sys) / 1000.0 / (double)out->ops;
-	(void)spec;
 }
 
 /* Sleep until the monotonic clock reads t (ns). */
@@ -959,7 +894,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	gate_destroy(&gate);
 
 	if (!ret) {
-		merge(ws, n, spec, out);
+		merge(ws, n, out);
 		if (ops_kind) {
 			struct wl_desc d = { .engine = "-", .io_size = spec->bs,
 					     .direct = spec->direct };

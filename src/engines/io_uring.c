@@ -16,6 +16,7 @@ struct uring_priv {
 	int sqe_fd;		/* 0 (registered-file index) or the real fd */
 	unsigned char sqe_flags; /* IOSQE_FIXED_FILE when the fd is registered */
 	bool disabled;		/* created R_DISABLED: enable on the first submit() */
+	int err;		/* a hard submit failure, reported by the next submit() */
 };
 
 /*
@@ -167,6 +168,8 @@ static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n
 	unsigned i;
 	int ret;
 
+	if (p->err)
+		return p->err;
 	ret = uring_enable(p);
 	if (ret < 0)
 		return ret;
@@ -183,10 +186,17 @@ static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n
 		sqe->flags |= p->sqe_flags;
 		io_uring_sqe_set_data(sqe, r);
 		ret = io_uring_submit(&p->ring);
-		/* A transient failure leaves the SQE in the ring, and reap()'s
-		 * submit-and-wait pushes it: it is in flight either way. */
-		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY && ret != -EINTR)
-			return ret;
+		/*
+		 * A failed enter leaves the SQE in the ring, where reap()'s
+		 * next enter pushes it: it is taken either way, and so are
+		 * those submitted before it. A transient failure needs nothing
+		 * more; a hard one is reported by the next submit (taking
+		 * nothing), so the runner stops and reaps what is in flight.
+		 */
+		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY && ret != -EINTR) {
+			p->err = ret;
+			return (int)(i + 1);
+		}
 	}
 	return (int)i;
 }
