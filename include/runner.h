@@ -105,7 +105,8 @@ struct run_target {
  *
  * The device counters' start sample is taken just before the windows open
  * (before the jobs are let go with no ramp, a moment before the ramp ends
- * otherwise), so what the windows count never predates it.
+ * otherwise), and no window opens before it is taken (on a loaded machine
+ * they open late instead), so what the windows count never predates it.
  *
  * Jobs start together through a gate that can be called off: when a thread
  * cannot be created or a job's setup fails, the others give up and tear

@@ -31,6 +31,8 @@ struct worker {
 	const struct run_target *where;
 	struct gate *gate;
 	const uint64_t *t0;		/* common start, set by the main thread */
+	const int *sampled;		/* the device counters' start sample is taken:
+					 * no window opens before (atomic) */
 	unsigned *finished;		/* workers out of their loop (atomic) */
 	struct wl_progress prog;	/* setup and teardown work (WL_OPS) */
 
@@ -510,7 +512,8 @@ static void worker_loop(struct worker *w)
 		}
 		inflight -= (unsigned)got;
 
-		if (!measuring && now >= ramp_end) {
+		if (!measuring && now >= ramp_end &&
+		    __atomic_load_n(w->sampled, __ATOMIC_ACQUIRE)) {
 			measuring = true;
 			window_open(w, now);
 			end = now + s->runtime_ns;
@@ -570,7 +573,7 @@ static void worker_loop_ops(struct worker *w)
 
 	for (;;) {
 		t1 = clock_ns();
-		if (!measuring && t1 >= ramp_end) {
+		if (!measuring && t1 >= ramp_end && __atomic_load_n(w->sampled, __ATOMIC_ACQUIRE)) {
 			measuring = true;
 			window_open(w, t1);
 			end = t1 + s->runtime_ns;
@@ -793,6 +796,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	struct worker *ws;
 	struct gate gate;
 	uint64_t t0 = 0, ramp = spec_ramp(spec);
+	int sampled = 0;
 	unsigned n = spec->jobs, started = 0, finished = 0, i;
 	const bool ops_kind = spec->wl->kind == WL_OPS;
 	int ret = 0;
@@ -835,6 +839,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		ws[i].where = where;
 		ws[i].gate = &gate;
 		ws[i].t0 = &t0;
+		ws[i].sampled = &sampled;
 		ws[i].finished = &finished;
 		ws[i].ctx.fd = -1;
 		ws[i].drop_behind = out->drop_behind;
@@ -870,16 +875,21 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		/* With no ramp the windows open at t0: sample before. */
 		if (io && !ramp)
 			target_dev_counters(ti, &c0);
+		if (!io || !ramp)
+			sampled = 1;
 		t0 = clock_ns();
 		gate_open(&gate, 1);
 		if (io) {
 			/* The windows open at the first completion after the
-			 * ramp: sample a moment before it ends, so that the
-			 * device has moved at least what they count. */
+			 * ramp, and never before this sample: a moment before
+			 * the ramp ends (or late, on a loaded machine, and then
+			 * the windows open late), so that the device has moved
+			 * at least what they count. */
 			if (ramp) {
 				wait_reporting(spec, ws, n, &finished, t0,
 					       t0 + ramp - (ramp < 2000000u ? ramp : 2000000u));
 				target_dev_counters(ti, &c0);
+				__atomic_store_n(&sampled, 1, __ATOMIC_RELEASE);
 			}
 			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
 			wait_windows(spec, ws, n, &finished);
