@@ -359,7 +359,10 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	memset(&lopts[NOPTS], 0, sizeof(lopts[NOPTS]));
 
 	*npos = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets a previous parse as well, which may
+	 * have stopped inside a group of short options ("-xh") and would
+	 * otherwise go on from there, in an argv that may be gone. */
+	optind = 0;
 	opterr = 0;
 	/* "+" would stop at the first non-option; we allow options after the
 	 * target like most GNU tools, so use the default permuting mode. */

@@ -197,6 +197,25 @@ static void test_parse_bad(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* A parse that failed inside a group of short options leaves nothing
+ * behind for the next one (getopt keeps its place in static state). */
+static void test_parse_again(void **state)
+{
+	const char *stop[MAXARGS] = { "-xh" }, *none[MAXARGS] = { NULL };
+	const char *pos[1];
+	struct settings s;
+	char err[256], diff[512];
+	size_t npos;
+
+	(void)state;
+	assert_int_equal(parse_args(stop, &s, pos, &npos, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "unknown option '-x'");
+	assert_int_equal(parse_args(none, &s, pos, &npos, err, sizeof(err)), 0);
+	settings_diff(&s, diff, sizeof(diff));
+	assert_string_equal(diff, "");
+	assert_int_equal(npos, 0);
+}
+
 /* opts_parse marks what it was given, and only that. */
 static void test_parse_given(void **state)
 {
@@ -371,6 +390,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_again),
 		cmocka_unit_test(test_parse_given),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_exclusive),
