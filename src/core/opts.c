@@ -204,12 +204,15 @@ static void kind_hint(enum opt_kind k, const char **noun, const char **hint)
 	}
 }
 
-/* "a|b|c" contains word exactly? */
+/* "a|b|c" contains word exactly? The word "a|b" is none of them, though
+ * it matches a stretch of the list. */
 static bool choice_ok(const char *choices, const char *word)
 {
 	size_t n = strlen(word);
 	const char *p = choices;
 
+	if (strchr(word, '|'))
+		return false;
 	while (n && p) {
 		if (!strncmp(p, word, n) && (p[n] == '|' || !p[n]))
 			return true;

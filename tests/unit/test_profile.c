@@ -346,6 +346,8 @@ static const struct bad_row bad_rows[] = {
 	{ G "direct = maybe", 3, "direct: invalid value 'maybe' (use true or false)" },
 	{ G "fsync =", 3, "fsync: invalid value '' (use true or false)" },
 	{ G "char-mode = fast", 3, "char-mode: invalid value 'fast' (one of: stdio|syscall)" },
+	{ G "char-mode = stdio|syscall", 3,
+	  "char-mode: invalid value 'stdio|syscall' (one of: stdio|syscall)" },
 	{ G "file-size = 16k-1k", 3, "file-size: invalid size '16k-1k'" SIZE_HINT },
 	{ G "file-size = 2t", 3, "file-size: value out of range: '2t'" },
 	{ "[profile]\nengine =\n" G, 2, "engine: empty value" },
