@@ -48,69 +48,107 @@ struct opt_def {
 };
 
 #define F(field) offsetof(struct settings, field)
-#define NONE 0
 #define SEC 1000000000ull
 
+/*
+ * One row per option, in --help order. Fields left out are zero: no count
+ * field, no range, not echoed. scope is always spelled out, SC_CLI too: it
+ * decides what a profile file may set. An OPT_SET_INT flag stores .min in
+ * its field, which is why "buffered" spells out .min = 0.
+ */
 static const struct opt_def opt_table[] = {
-	{ "profile", "NAME|FILE", OPT_STR, F(profile), NONE, 0, 0, true, SC_CLI,
-	  "the plan: a profile of 'diskbench list profiles' or an .ini file (default: quick)" },
-	{ "engine", "NAME", OPT_STR, F(engine), NONE, 0, 0, true, SC_RUN,
-	  "io_uring, libaio, sync, direct, null or auto (default: auto)" },
-	{ "test", "LIST", OPT_STR, F(tests), NONE, 0, 0, true, SC_GROUP,
-	  "only these workloads, with the profile's settings (see: diskbench list tests)" },
-	{ "bs", "LIST", OPT_SIZE_LIST, F(bs), F(nbs), 512, 64u << 20, true, SC_TEST,
-	  "block sizes, e.g. 4k,256k,1m (default: the profile's, else 1m seq, 4k rand)" },
-	{ "qd", "LIST", OPT_COUNT_LIST, F(qd), F(nqd), 1, 4096, true, SC_TEST,
-	  "queue depths per job, e.g. 1,32 (default: the profile's, else 1)" },
-	{ "jobs", "N", OPT_COUNT, F(jobs), NONE, 1, 1024, true, SC_TEST,
-	  "worker threads per test, each with its own queue (default: 1)" },
-	{ "runtime", "TIME", OPT_DURATION, F(runtime_ns), NONE, 1000000, 86400 * SEC, true, SC_TEST,
-	  "measured time per test: 500ms, 5s, 2m (default: 5s)" },
-	{ "ramp", "TIME", OPT_DURATION, F(ramp_ns), NONE, 0, 3600 * SEC, true, SC_TEST,
-	  "unmeasured warm-up per test (default: 1s)" },
-	{ "repeat", "N", OPT_COUNT, F(repeat), NONE, 1, REPEAT_MAX, true, SC_RUN,
-	  "run the whole plan N times, in passes; report the median (default: 1)" },
-	{ "size", "SIZE", OPT_SIZE, F(size), NONE, 4096, UINT64_MAX, true, SC_TEST,
-	  "working set, e.g. 1g (default: 1g in a directory, all of a device or file)" },
-	{ "seed", "N", OPT_COUNT, F(seed), NONE, 0, UINT64_MAX, true, SC_TEST,
-	  "seed for random offsets and data (default: 42)" },
-	{ "direct", NULL, OPT_SET_INT, F(direct), NONE, 1, 0, true, SC_TEST,
-	  "O_DIRECT: bypass the page cache (default)" },
-	{ "buffered", NULL, OPT_SET_INT, F(direct), NONE, 0, 0, false, SC_TEST,
-	  "go through the page cache as if the file were larger than RAM (drop-behind)" },
-	{ "char-mode", "stdio|syscall", OPT_CHOICE, F(char_mode), NONE, 0, 0, true, SC_TEST,
-	  "char-*: putc/getc through stdio (default) or one-byte read/write" },
-	{ "files", "N", OPT_COUNT, F(files), NONE, 1, 1u << 30, true, SC_TEST,
-	  "meta-*: number of files to create, stat and delete" },
-	{ "file-size", "SIZE|MIN-MAX", OPT_SIZE_RANGE, F(file_size), F(nfile_size), 0, 1ull << 40,
-	  true, SC_TEST, "meta-*: size of each file, or a range, e.g. 0, 4k, 1k-16k" },
-	{ "dirs", "N", OPT_COUNT, F(dirs), NONE, 1, 1u << 20, true, SC_TEST,
-	  "meta-*: directories the files are spread over" },
-	{ "fsync", NULL, OPT_SET_BOOL, F(fsync), NONE, 0, 0, true, SC_TEST,
-	  "meta-*: fsync each file after writing it" },
-	{ "destructive", "[=DEV]", OPT_OPT_STR, F(destructive), NONE, 0, 0, true, SC_CLI,
-	  "allow writes to a device or an existing file; =DEV also overrides a signature" },
-	{ "max-fill", "PCT", OPT_COUNT, F(max_fill), NONE, 1, 100, true, SC_RUN,
-	  "never fill a directory's fs (space, inodes) past PCT % (default: 90)" },
-	{ "drop-caches", NULL, OPT_SET_BOOL, F(drop_caches), NONE, 0, 0, true, SC_RUN,
-	  "sync and drop the page cache before each test (root)" },
-	{ "cpus", "LIST", OPT_CPU_LIST, F(cpus), F(ncpus), 0, 0, true, SC_RUN,
-	  "pin job i to the i-th CPU of a list like 0-3,6" },
-	{ "label", "TEXT", OPT_STR, F(label), NONE, 0, 0, false, SC_RUN,
-	  "a label stored in the report" },
-	{ "json", "FILE", OPT_STR, F(json), NONE, 0, 0, false, SC_CLI,
-	  "write the result as JSON to FILE (- = stdout)" },
-	{ "csv", "FILE", OPT_STR, F(csv), NONE, 0, 0, false, SC_CLI,
-	  "write a CSV row per test to FILE (- = stdout)" },
-	{ "bonnie-csv", "FILE", OPT_STR, F(bonnie_csv), NONE, 0, 0, false, SC_CLI,
-	  "write bonnie++'s CSV line (for bon_csv2txt, bon_csv2html) to FILE" },
-	{ "baseline", "FILE", OPT_STR, F(baseline), NONE, 0, 0, false, SC_CLI,
-	  "score xbench tests against a saved diskbench result instead of Xbench's" },
-	{ "quiet", NULL, OPT_SET_BOOL, F(quiet), NONE, 0, 0, false, SC_CLI,
-	  "no progress, no table on stdout" },
-	{ "help", NULL, OPT_SET_BOOL, F(help), NONE, 0, 0, false, SC_CLI, "this help" },
-	{ "version", NULL, OPT_SET_BOOL, F(version), NONE, 0, 0, false, SC_CLI,
-	  "print the version" },
+	{ .name = "profile", .arg = "NAME|FILE", .kind = OPT_STR, .off = F(profile),
+	  .echo = true, .scope = SC_CLI,
+	  .help = "the plan: a profile of 'diskbench list profiles' or an .ini file "
+		  "(default: quick)" },
+	{ .name = "engine", .arg = "NAME", .kind = OPT_STR, .off = F(engine),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "io_uring, libaio, sync, direct, null or auto (default: auto)" },
+	{ .name = "test", .arg = "LIST", .kind = OPT_STR, .off = F(tests),
+	  .echo = true, .scope = SC_GROUP,
+	  .help = "only these workloads, with the profile's settings (see: diskbench list tests)" },
+	{ .name = "bs", .arg = "LIST", .kind = OPT_SIZE_LIST, .off = F(bs), .count_off = F(nbs),
+	  .min = 512, .max = 64u << 20, .echo = true, .scope = SC_TEST,
+	  .help = "block sizes, e.g. 4k,256k,1m (default: the profile's, else 1m seq, 4k rand)" },
+	{ .name = "qd", .arg = "LIST", .kind = OPT_COUNT_LIST, .off = F(qd), .count_off = F(nqd),
+	  .min = 1, .max = 4096, .echo = true, .scope = SC_TEST,
+	  .help = "queue depths per job, e.g. 1,32 (default: the profile's, else 1)" },
+	{ .name = "jobs", .arg = "N", .kind = OPT_COUNT, .off = F(jobs),
+	  .min = 1, .max = 1024, .echo = true, .scope = SC_TEST,
+	  .help = "worker threads per test, each with its own queue (default: 1)" },
+	{ .name = "runtime", .arg = "TIME", .kind = OPT_DURATION, .off = F(runtime_ns),
+	  .min = 1000000, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
+	  .help = "measured time per test: 500ms, 5s, 2m (default: 5s)" },
+	{ .name = "ramp", .arg = "TIME", .kind = OPT_DURATION, .off = F(ramp_ns),
+	  .max = 3600 * SEC, .echo = true, .scope = SC_TEST,
+	  .help = "unmeasured warm-up per test (default: 1s)" },
+	{ .name = "repeat", .arg = "N", .kind = OPT_COUNT, .off = F(repeat),
+	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
+	  .help = "run the whole plan N times, in passes; report the median (default: 1)" },
+	{ .name = "size", .arg = "SIZE", .kind = OPT_SIZE, .off = F(size),
+	  .min = 4096, .max = UINT64_MAX, .echo = true, .scope = SC_TEST,
+	  .help = "working set, e.g. 1g (default: 1g in a directory, all of a device or file)" },
+	{ .name = "seed", .arg = "N", .kind = OPT_COUNT, .off = F(seed),
+	  .max = UINT64_MAX, .echo = true, .scope = SC_TEST,
+	  .help = "seed for random offsets and data (default: 42)" },
+	/* Two flags on one field: giving both is a contradiction (opts_exclusive). */
+	{ .name = "direct", .kind = OPT_SET_INT, .off = F(direct),
+	  .min = 1, .echo = true, .scope = SC_TEST,
+	  .help = "O_DIRECT: bypass the page cache (default)" },
+	{ .name = "buffered", .kind = OPT_SET_INT, .off = F(direct),
+	  .min = 0, .scope = SC_TEST,
+	  .help = "go through the page cache as if the file were larger than RAM (drop-behind)" },
+	{ .name = "char-mode", .arg = "stdio|syscall", .kind = OPT_CHOICE, .off = F(char_mode),
+	  .echo = true, .scope = SC_TEST,
+	  .help = "char-*: putc/getc through stdio (default) or one-byte read/write" },
+	{ .name = "files", .arg = "N", .kind = OPT_COUNT, .off = F(files),
+	  .min = 1, .max = 1u << 30, .echo = true, .scope = SC_TEST,
+	  .help = "meta-*: number of files to create, stat and delete" },
+	{ .name = "file-size", .arg = "SIZE|MIN-MAX", .kind = OPT_SIZE_RANGE, .off = F(file_size),
+	  .count_off = F(nfile_size), .max = 1ull << 40, .echo = true, .scope = SC_TEST,
+	  .help = "meta-*: size of each file, or a range, e.g. 0, 4k, 1k-16k" },
+	{ .name = "dirs", .arg = "N", .kind = OPT_COUNT, .off = F(dirs),
+	  .min = 1, .max = 1u << 20, .echo = true, .scope = SC_TEST,
+	  .help = "meta-*: directories the files are spread over" },
+	{ .name = "fsync", .kind = OPT_SET_BOOL, .off = F(fsync),
+	  .echo = true, .scope = SC_TEST,
+	  .help = "meta-*: fsync each file after writing it" },
+	{ .name = "destructive", .arg = "[=DEV]", .kind = OPT_OPT_STR, .off = F(destructive),
+	  .echo = true, .scope = SC_CLI,
+	  .help = "allow writes to a device or an existing file; =DEV also overrides a signature" },
+	{ .name = "max-fill", .arg = "PCT", .kind = OPT_COUNT, .off = F(max_fill),
+	  .min = 1, .max = 100, .echo = true, .scope = SC_RUN,
+	  .help = "never fill a directory's fs (space, inodes) past PCT % (default: 90)" },
+	{ .name = "drop-caches", .kind = OPT_SET_BOOL, .off = F(drop_caches),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "sync and drop the page cache before each test (root)" },
+	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
+	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
+	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },
+	{ .name = "label", .arg = "TEXT", .kind = OPT_STR, .off = F(label),
+	  .scope = SC_RUN,
+	  .help = "a label stored in the report" },
+	{ .name = "json", .arg = "FILE", .kind = OPT_STR, .off = F(json),
+	  .scope = SC_CLI,
+	  .help = "write the result as JSON to FILE (- = stdout)" },
+	{ .name = "csv", .arg = "FILE", .kind = OPT_STR, .off = F(csv),
+	  .scope = SC_CLI,
+	  .help = "write a CSV row per test to FILE (- = stdout)" },
+	{ .name = "bonnie-csv", .arg = "FILE", .kind = OPT_STR, .off = F(bonnie_csv),
+	  .scope = SC_CLI,
+	  .help = "write bonnie++'s CSV line (for bon_csv2txt, bon_csv2html) to FILE" },
+	{ .name = "baseline", .arg = "FILE", .kind = OPT_STR, .off = F(baseline),
+	  .scope = SC_CLI,
+	  .help = "score xbench tests against a saved diskbench result instead of Xbench's" },
+	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
+	  .scope = SC_CLI,
+	  .help = "no progress, no table on stdout" },
+	{ .name = "help", .kind = OPT_SET_BOOL, .off = F(help),
+	  .scope = SC_CLI,
+	  .help = "this help" },
+	{ .name = "version", .kind = OPT_SET_BOOL, .off = F(version),
+	  .scope = SC_CLI,
+	  .help = "print the version" },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 _Static_assert(NOPTS <= OPTS_MAX_OPTS, "grow OPTS_MAX_OPTS: the given bitmap is too small");
@@ -166,12 +204,15 @@ static void kind_hint(enum opt_kind k, const char **noun, const char **hint)
 	}
 }
 
-/* "a|b|c" contains word exactly? */
+/* "a|b|c" contains word exactly? The word "a|b" is none of them, though
+ * it matches a stretch of the list. */
 static bool choice_ok(const char *choices, const char *word)
 {
 	size_t n = strlen(word);
 	const char *p = choices;
 
+	if (strchr(word, '|'))
+		return false;
 	while (n && p) {
 		if (!strncmp(p, word, n) && (p[n] == '|' || !p[n]))
 			return true;
@@ -321,7 +362,10 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	memset(&lopts[NOPTS], 0, sizeof(lopts[NOPTS]));
 
 	*npos = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets a previous parse as well, which may
+	 * have stopped inside a group of short options ("-xh") and would
+	 * otherwise go on from there, in an argv that may be gone. */
+	optind = 0;
 	opterr = 0;
 	/* "+" would stop at the first non-option; we allow options after the
 	 * target like most GNU tools, so use the default permuting mode. */
