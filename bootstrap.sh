@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-PKGS="build-essential autoconf automake libtool pkg-config liburing-dev libaio-dev \
+PKGS="build-essential autoconf automake pkg-config liburing-dev libaio-dev \
 libnuma-dev libblkid-dev libinih-dev libjansson-dev libcmocka-dev python3 jq fdisk e2fsprogs bonnie++"
 
 missing=

@@ -3,7 +3,8 @@
 # compare (the JSON contract: keys are added, never renamed or removed).
 # tests/data/results holds runs saved by diskbench at commit f3e5f6a (before
 # the loader existed: no lat_ns.sum/sumsq, no files) and 2dcec50: a quick
-# directory run, a null --repeat 3 run and a bonnie run each.
+# directory run, a null --repeat 3 run and a bonnie run each; and at d77dd60
+# (what the loader is written against) a quick run and a null --repeat 3 run.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -66,7 +67,7 @@ sys.exit(0 if rs and all(abs(r - 1) < 1e-12 for r in rs) else 1)
 EOF
 	n=$((n + 1))
 done
-[ "$n" -ge 6 ] || fail "only $n saved results in $DATA"
+[ "$n" -ge 8 ] || fail "only $n saved results in $DATA"
 # Across versions: the old and the newer result of one plan.
 "$DISKBENCH" compare "$DATA/f3e5f6a-quick.json" "$DATA/2dcec50-quick.json" >"$T/across.txt" ||
 	fail "compare across versions: exit $?"
