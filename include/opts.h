@@ -47,7 +47,10 @@ struct settings {
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */
-	const char *baseline;	/* a saved result to score xbench tests against */
+	const char *scores;	/* "xbench": score the tests as Xbench does (the
+				 * xbench profile says so); NULL: no scores */
+	const char *baseline;	/* a saved result to score xbench tests against
+				 * (implies scores = xbench) */
 	const char *label;
 	bool quiet;
 	bool help, version;

@@ -618,9 +618,8 @@ int cmd_run(int argc, char **argv)
 	if (status == EXIT_OK) {
 		struct annotate_in a = {
 			.moves_data = !(c.e->flags & ENGINE_F_NO_IO),
-			/* a profile that asks for scores, or --baseline */
-			.score = c.s.baseline || !strcmp(c.prof.name, "xbench") ? &c.baseline :
-				 NULL,
+			/* a profile that asks for scores (xbench's), or --baseline */
+			.score = c.s.scores || c.s.baseline ? &c.baseline : NULL,
 		};
 
 		status = do_passes(&c);
