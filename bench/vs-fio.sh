@@ -1,8 +1,9 @@
 #!/bin/bash
 # vs-fio.sh - diskbench against fio on the same devices: IOPS and CPU cost per operation.
 #
-# Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5s] [RAMP=1s] [TARGETS="shm disk"] [ONLY=regex]
-#               [DISKDIR=/var/tmp] [RESULTS=file.tsv] bench/vs-fio.sh
+# Usage (root): [DISKBENCH=path] [BEFORE=path] [ROUNDS=5] [RUNTIME=5s] [RAMP=1s]
+#               [TARGETS="shm disk"] [ONLY=regex] [DISKDIR=/var/tmp] [RESULTS=file.tsv]
+#               bench/vs-fio.sh
 #
 # Targets, made here and removed on exit:
 #   shm   a loop device on a 1 GiB image in /dev/shm: the device costs almost
@@ -14,7 +15,9 @@
 #   4k randread io_uring QD32, 4k randread sync QD1 (fio psync),
 #   4k randread libaio QD32, 1m seqread io_uring QD8.
 # Every round runs each case with both tools back to back, and who goes first
-# alternates between rounds. Both get the same ramp.
+# alternates between rounds. Both get the same ramp. BEFORE names another
+# diskbench binary (an older build): it runs as a third tool in every round,
+# the order rotating, and a second table compares the two builds directly.
 #
 # CPU per op, two ways:
 #   tool  what the tool reports: diskbench cpu.usec_per_op; fio
@@ -44,6 +47,12 @@ elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
 	DISKBENCH=$(pwd)/build/diskbench
 fi
 need_diskbench
+
+TOOLS="diskbench fio"
+if [ -n "${BEFORE:-}" ]; then
+	[ -x "$BEFORE" ] || { echo "vs-fio.sh: BEFORE=$BEFORE is not an executable" >&2; exit 2; }
+	TOOLS="diskbench fio before"
+fi
 
 command -v fio >/dev/null || apt_install fio
 [ -x /usr/bin/time ] || apt_install time
@@ -104,10 +113,11 @@ printf 'target\tcase\ttool\tround\tiops\tcpu_tool_us\tcpu_ext_us\n' >"$ROWS"
 run_tool()
 {
 	local tool=$1 target=$2 name=$3 args=$4 round=$5 dev=${DEV[$2]} out=$WORK/out.json
-	local tm=$WORK/time.txt st r
-	if [ "$tool" = diskbench ]; then
+	local tm=$WORK/time.txt st r bin=$DISKBENCH
+	[ "$tool" = before ] && bin=$BEFORE
+	if [ "$tool" != fio ]; then
 		# shellcheck disable=SC2086 # args are a word list by design
-		/usr/bin/time -f '%U %S' -o "$tm" "$DISKBENCH" $args --direct --runtime "$RUNTIME" \
+		/usr/bin/time -f '%U %S' -o "$tm" "$bin" $args --direct --runtime "$RUNTIME" \
 			--ramp "$RAMP" --quiet --json "$out" "$dev" >/dev/null 2>"$WORK/err"
 		st=$?
 	else
@@ -125,7 +135,7 @@ run_tool()
 import json, sys
 tool, out, tm, ramp, runtime = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
 d = json.load(open(out))
-if tool == "diskbench":
+if tool != "fio":
     t = d["tests"][0]
     iops, cpu = t["iops"], t["cpu"]["usec_per_op"]
 else:
@@ -142,20 +152,27 @@ EOF
 	printf '%s\t%s\t%s\t%s\t%s\n' "$target" "$name" "$tool" "$round" "$r" >>"$ROWS"
 }
 
-total=$((ROUNDS * ${#CASES[@]} * $(wc -w <<<"$TARGETS") * 2))
+ntools=$(wc -w <<<"$TOOLS")
+total=$((ROUNDS * ${#CASES[@]} * $(wc -w <<<"$TARGETS") * ntools))
 echo "# $("$DISKBENCH" --version | head -1) vs $(fio --version); kernel $(uname -r)," \
 	"$(nproc) CPUs; $ROUNDS rounds x $RUNTIME (+ $RAMP ramp); $total runs," \
 	"about $(python3 -c "print(round($total * ($RUNTIME_S + $RAMP_S + 0.5) / 60, 1))") min"
+[ -n "${BEFORE:-}" ] && echo "# before: $("$BEFORE" --version | head -1) ($BEFORE)"
 for ((round = 1; round <= ROUNDS; round++)); do
-	if ((round % 2)); then order="diskbench fio"; else order="fio diskbench"; fi
+	# who goes first rotates: with two tools, it alternates
+	read -ra t <<<"$TOOLS"
+	order=()
+	for ((k = 0; k < ntools; k++)); do
+		order+=("${t[$(((round - 1 + k) % ntools))]}")
+	done
 	for target in $TARGETS; do
 		for c in "${CASES[@]}"; do
 			IFS='|' read -r name dargs fargs <<<"$c"
-			for tool in $order; do
-				if [ "$tool" = diskbench ]; then
-					run_tool diskbench "$target" "$name" "$dargs" "$round"
-				else
+			for tool in "${order[@]}"; do
+				if [ "$tool" = fio ]; then
 					run_tool fio "$target" "$name" "$fargs" "$round"
+				else
+					run_tool "$tool" "$target" "$name" "$dargs" "$round"
 				fi
 			done
 		done
@@ -196,5 +213,17 @@ for target, case in keys:
              dc, fc, ratio(dc, fc), de, fe, ratio(de, fe)))
 print("cpu = CPU us/op as the tool reports it; ext = whole-process user+sys from /usr/bin/time"
       " / (IOPS x (ramp + runtime))")
+if any(r["tool"] == "before" for r in rows):
+    print()
+    print("medians; ratio = diskbench / the BEFORE build (the same machine, the same rounds)")
+    print("%-6s %-24s %10s %10s %6s | %8s %8s %6s | %8s %8s %6s"
+          % ("target", "case", "IOPS", "before", "ratio", "cpu", "before", "ratio",
+             "ext", "before", "ratio"))
+    for target, case in keys:
+        v = [med(target, case, t, c)[0] for c in ("iops", "cpu_tool_us", "cpu_ext_us")
+             for t in ("diskbench", "before")]
+        print("%-6s %-24s %10.0f %10.0f %6.3f | %8.2f %8.2f %6.3f | %8.2f %8.2f %6.3f"
+              % (target, case, v[0], v[1], ratio(v[0], v[1]), v[2], v[3], ratio(v[2], v[3]),
+                 v[4], v[5], ratio(v[4], v[5])))
 EOF
 exit 0
