@@ -17,6 +17,7 @@
 
 #include "safety.h"
 #include "strutil.h"
+#include "sysfs.h"
 
 /* A block device the gate looks at: the target, or one of its partitions. */
 struct sdev {
@@ -53,59 +54,6 @@ static void verdict(struct safety_verdict *v, bool allowed, bool overridable, co
 	va_end(ap);
 }
 
-/* A small sysfs attribute, trailing newline cut. Returns 0 or -errno. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		ret = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (!ret)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ret;
-}
-
-static int read_u64(const char *path, uint64_t *out)
-{
-	char buf[64], *end;
-	int ret = read_line(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	errno = 0;
-	*out = strtoull(buf, &end, 10);
-	return errno || end == buf ? -EINVAL : 0;
-}
-
-static int read_devno(const char *path, dev_t *out)
-{
-	char buf[64];
-	unsigned maj, min;
-	int ret = read_line(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	*out = makedev(maj, min);
-	return 0;
-}
-
-/* Copy a sysfs name; -ENAMETOOLONG rather than a truncated, wrong name. */
-static int copy_name(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
 /* Is path a block device node for dev? */
 static bool node_is(const char *path, dev_t dev)
 {
@@ -117,7 +65,6 @@ static bool node_is(const char *path, dev_t dev)
 /* Add partition "name" found under the sysfs directory of the target. */
 static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
 {
-	char p[PATH_MAX];
 	struct sdev *d;
 	int ret;
 
@@ -125,19 +72,16 @@ static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
 		return -E2BIG;
 	d = &s->d[s->n];
 	memset(d, 0, sizeof(*d));
-	ret = copy_name(d->name, sizeof(d->name), name);
-	if (ret)
-		return ret;
+	if (strlen(name) >= sizeof(d->name))
+		return -ENAMETOOLONG;	/* not a cut, wrong name */
+	memcpy(d->name, name, strlen(name) + 1);
 	d->partition = true;
-	snprintf(p, sizeof(p), "%s/%s/dev", sysdir, name);
-	ret = read_devno(p, &d->dev);
+	ret = sysfs_read_devno(&d->dev, "%s/%s/dev", sysdir, name);
 	if (ret)
 		return ret;
-	snprintf(p, sizeof(p), "%s/%s/start", sysdir, name);
-	if (read_u64(p, &d->start))
+	if (sysfs_read_u64(&d->start, "%s/%s/start", sysdir, name))
 		d->start = 0;
-	snprintf(p, sizeof(p), "%s/%s/size", sysdir, name);
-	if (read_u64(p, &d->size))
+	if (sysfs_read_u64(&d->size, "%s/%s/size", sysdir, name))
 		d->size = 0;
 	snprintf(d->path, sizeof(d->path), "/dev/%s", name);
 	d->has_node = node_is(d->path, d->dev);
@@ -152,12 +96,10 @@ static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
  */
 static int collect(const char *path, struct sdevs *s)
 {
-	char sysdir[64], dest[PATH_MAX], p[PATH_MAX];
+	char sysdir[64], p[PATH_MAX];
 	struct sdev *d = &s->d[0];
 	struct dirent *de;
 	struct stat st;
-	const char *base;
-	ssize_t n;
 	DIR *dir;
 	int ret = 0;
 
@@ -172,15 +114,10 @@ static int collect(const char *path, struct sdevs *s)
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	snprintf(s->disk_path, sizeof(s->disk_path), "%s", path);
 
-	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
-	n = readlink(sysdir, dest, sizeof(dest) - 1);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENOENT;
-	dest[n] = '\0';
-	base = strrchr(dest, '/');
-	ret = copy_name(d->name, sizeof(d->name), base ? base + 1 : dest);
+	ret = sysfs_block_name(d->dev, d->name, sizeof(d->name));
 	if (ret)
 		return ret;
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
 
 	snprintf(p, sizeof(p), "%s/partition", sysdir);
 	if (access(p, F_OK) == 0) {
@@ -320,11 +257,10 @@ out:
 /* What kind of holder is /sys/class/block/<name>? */
 static const char *holder_kind(const char *name)
 {
-	char p[PATH_MAX], uuid[256];
+	char uuid[256];
 
 	if (!strncmp(name, "dm-", 3)) {
-		snprintf(p, sizeof(p), "/sys/class/block/%s/dm/uuid", name);
-		if (read_line(p, uuid, sizeof(uuid)) == 0) {
+		if (sysfs_read(uuid, sizeof(uuid), "/sys/class/block/%s/dm/uuid", name) == 0) {
 			if (!strncmp(uuid, "LVM-", 4))
 				return "LVM";
 			if (!strncmp(uuid, "CRYPT-", 6))
@@ -573,7 +509,7 @@ static int find_loop_backing(const struct stat *st, char *loop, size_t looplen)
 	struct loop_info64 li;
 	struct dirent *de;
 	struct stat bs;
-	char p[PATH_MAX], backing[PATH_MAX];
+	char backing[PATH_MAX];
 	DIR *dir = opendir("/sys/block");
 	int fd, found = 0;
 
@@ -582,8 +518,8 @@ static int find_loop_backing(const struct stat *st, char *loop, size_t looplen)
 	while (!found && (de = readdir(dir))) {
 		if (strncmp(de->d_name, "loop", 4))
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
-		if (read_line(p, backing, sizeof(backing)))
+		if (sysfs_read(backing, sizeof(backing), "/sys/block/%s/loop/backing_file",
+			       de->d_name))
 			continue;	/* not bound to a file */
 		snprintf(loop, looplen, "/dev/%s", de->d_name);
 		fd = open(loop, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
