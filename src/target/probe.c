@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "sysfs.h"
 #include "target.h"
 
@@ -255,23 +256,6 @@ static void probe_block_ioctls(struct target_info *t)
 	}
 }
 
-/* Undo mountinfo's octal escapes (\040 space, \011 tab, \012, \134) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
-	}
-	*d = '\0';
-}
-
 /* Is mount point mp a path prefix of path ("/a" covers "/a/b", not "/ab")? */
 static int covers(const char *mp, const char *path)
 {
@@ -317,53 +301,40 @@ static void merge_options(char *dst, size_t dstlen, const char *add)
 	}
 }
 
-/*
- * /proc/self/mountinfo line:
- * 27 1 254:0 / / rw,relatime [optional...] - ext4 /dev/vda rw,discard
- * The longest mount point covering the path wins; on a tie the later line,
- * which is mounted on top. Its source ("/dev/vda") goes to source.
- */
+/* What probe_mount looks for, and the best mount so far. */
+struct mount_pick {
+	struct target_info *t;
+	char *source;
+	size_t srclen;
+	size_t best;		/* length of its mount point */
+};
+
+/* The longest mount point covering the path wins; on a tie the later
+ * line, which is mounted on top. */
+static int pick_mount(const struct mnt_entry *m, void *arg)
+{
+	struct mount_pick *p = arg;
+	struct target_info *t = p->t;
+
+	if (!covers(m->point, t->resolved) || strlen(m->point) < p->best)
+		return 0;
+	p->best = strlen(m->point);
+	snprintf(t->mount_point, sizeof(t->mount_point), "%s", m->point);
+	snprintf(t->fs_type, sizeof(t->fs_type), "%s", m->fstype);
+	snprintf(p->source, p->srclen, "%s", m->source);
+	t->mount_options[0] = '\0';
+	merge_options(t->mount_options, sizeof(t->mount_options), m->options);
+	merge_options(t->mount_options, sizeof(t->mount_options), m->super);
+	return 0;
+}
+
+/* The file system t is on, from mountinfo; its source ("/dev/vda") goes
+ * to source. */
 static void probe_mount(struct target_info *t, char *source, size_t srclen)
 {
-	char *line = NULL, *f[6], *save, *sep, *fstype, *src, *super;
-	size_t cap = 0, best = 0;
-	FILE *m;
-	int i;
+	struct mount_pick p = { .t = t, .source = source, .srclen = srclen };
 
-	m = fopen("/proc/self/mountinfo", "re");
-	if (!m)
-		return;
-	while (getline(&line, &cap, m) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		sep = strstr(line, " - ");
-		if (!sep)
-			continue;
-		*sep = '\0';
-		fstype = strtok_r(sep + 3, " ", &save);
-		src = fstype ? strtok_r(NULL, " ", &save) : NULL;
-		if (!src)
-			continue;
-		super = strtok_r(NULL, " ", &save);
-		f[0] = strtok_r(line, " ", &save);
-		for (i = 1; i < 6; i++)
-			f[i] = f[i - 1] ? strtok_r(NULL, " ", &save) : NULL;
-		if (!f[5])
-			continue;
-		unescape(f[4]);
-		if (!covers(f[4], t->resolved) || strlen(f[4]) < best)
-			continue;
-		best = strlen(f[4]);
-		snprintf(t->mount_point, sizeof(t->mount_point), "%s", f[4]);
-		snprintf(t->fs_type, sizeof(t->fs_type), "%s", fstype);
-		unescape(src);
-		snprintf(source, srclen, "%s", src);
-		t->mount_options[0] = '\0';
-		merge_options(t->mount_options, sizeof(t->mount_options), f[5]);
-		if (super)
-			merge_options(t->mount_options, sizeof(t->mount_options), super);
-	}
-	free(line);
-	fclose(m);
+	mnt_walk(pick_mount, &p);
 }
 
 /* ---- what it is, and the layers under the data ------------------------- */

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "safety.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -143,74 +144,43 @@ static int collect(const char *path, struct sdevs *s)
 	return ret;
 }
 
-/* Undo the octal escapes (\040 for a space) of /proc/self/mountinfo and
- * /proc/swaps, in place. */
-static void unescape(char *s)
-{
-	char *w = s;
+/* What find_mounted looks for, and what it found. */
+struct mount_find {
+	const struct sdevs *s;
+	char *mnt;
+	size_t mntlen;
+	int found;		/* index into s, or -1 */
+};
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
+static int match_mount(const struct mnt_entry *m, void *arg)
+{
+	struct mount_find *mf = arg;
+	const struct sdevs *s = mf->s;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->d[i].dev == m->dev || (major(m->dev) == 0 && m->source[0] == '/' &&
+					      node_is(m->source, s->d[i].dev))) {
+			mf->found = (int)i;
+			snprintf(mf->mnt, mf->mntlen, "%s", m->point);
+			return 1;
 		}
 	}
-	*w = '\0';
+	return 0;
 }
 
 /*
- * Where is one of s mounted? mountinfo field 3 is the MAJ:MIN of the mounted
- * device. btrfs shows an anonymous 0:N there, so the mount source (after the
- * " - fstype " separator) is also stat()ed and compared by device number.
- * Returns the index into s, or -1; mnt gets the mount point.
+ * Where is one of s mounted? A mount's MAJ:MIN is the mounted device's,
+ * but btrfs shows an anonymous 0:N there, so the mount source is also
+ * stat()ed and compared by device number. Returns the index into s, or -1;
+ * mnt gets the mount point.
  */
 static int find_mounted(const struct sdevs *s, char *mnt, size_t mntlen)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *sep, *fields[6], *save, *src;
-	unsigned maj, min, i, k;
-	size_t cap = 0;
-	int found = -1;
-	dev_t dev;
+	struct mount_find mf = { .s = s, .mnt = mnt, .mntlen = mntlen, .found = -1 };
 
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		sep = strstr(line, " - ");
-		/* fields: id parent MAJ:MIN root mountpoint options */
-		fields[0] = strtok_r(line, " ", &save);
-		for (k = 1; k < 6 && fields[k - 1]; k++)
-			fields[k] = strtok_r(NULL, " ", &save);
-		if (k < 6 || !fields[5] || sscanf(fields[2], "%u:%u", &maj, &min) != 2)
-			continue;
-		dev = makedev(maj, min);
-		src = NULL;
-		if (sep) {
-			/* " - fstype source superoptions" */
-			src = strchr(sep + 3, ' ');
-			if (src) {
-				src++;
-				src[strcspn(src, " ")] = '\0';
-				unescape(src);
-			}
-		}
-		for (i = 0; i < s->n && found < 0; i++) {
-			if (s->d[i].dev == dev || (maj == 0 && src && src[0] == '/' &&
-						  node_is(src, s->d[i].dev)))
-				found = (int)i;
-		}
-		if (found >= 0) {
-			unescape(fields[4]);
-			snprintf(mnt, mntlen, "%s", fields[4]);
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
+	mnt_walk(match_mount, &mf);
+	return mf.found;
 }
 
 /*
@@ -234,7 +204,7 @@ static int find_swap(const struct sdevs *s, bool blk, dev_t fdev, ino_t ino)
 		goto out;
 	while (found < 0 && getline(&line, &cap, f) > 0) {
 		line[strcspn(line, " \t\n")] = '\0';
-		unescape(line);
+		mnt_unescape(line);
 		if (stat(line, &st) < 0)
 			continue;
 		if (!blk) {
