@@ -1,7 +1,8 @@
-/* sysfs.h - small sysfs, cgroup and /proc files read as values. */
+/* sysfs.h - small sysfs, cgroup and /proc files read as values; what a block device is. */
 #ifndef DISKBENCH_SYSFS_H
 #define DISKBENCH_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -32,5 +33,21 @@ int sysfs_read_devno(dev_t *out, const char *fmt, ...)
  * symlink, a /dev/mapper alias or a renamed node all give the same name.
  * Returns 0, -ENAMETOOLONG (never a cut, wrong name) or -errno. */
 int sysfs_block_name(dev_t dev, char *name, size_t len);
+
+/* A layer a block device adds over the devices it is built on. */
+struct sysfs_layer {
+	const char *name;	/* "LVM", "dm-crypt", "md RAID", "bcache"... */
+	bool encrypts;
+};
+
+/*
+ * The layer block device <name> (a sysfs name, "dm-0", "md127") adds: for
+ * device-mapper the one its dm/uuid prefix names (the tool that made the
+ * mapping sets it: "LVM-", "CRYPT-", "mpath-", "VERITY-", "INTEGRITY-"),
+ * md RAID, bcache. NULL for anything else: a disk, a partition, a loop
+ * device, or a mapping that only moves blocks (linear, kpartx partitions),
+ * for which *dm (when dm is not NULL) says device-mapper.
+ */
+const struct sysfs_layer *sysfs_layer_of(const char *name, bool *dm);
 
 #endif

@@ -418,7 +418,8 @@ static void stack_add(struct target_info *t, const char *layer)
  */
 static void walk_stack(struct target_info *t, const char *name, int depth)
 {
-	char sys[PATH_MAX], buf[256], disk[64];
+	const struct sysfs_layer *layer;
+	char sys[PATH_MAX], disk[64];
 	struct dirent *de;
 	DIR *d;
 
@@ -429,25 +430,10 @@ static void walk_stack(struct target_info *t, const char *name, int depth)
 		walk_stack(t, disk, depth + 1);
 		return;
 	}
-	snprintf(sys, sizeof(sys), "/sys/class/block/%s", name);
-	/* dm/uuid prefixes are set by the tool that made the mapping */
-	if (!sysfs_read(buf, sizeof(buf), "%s/dm/uuid", sys)) {
-		if (!strncmp(buf, "CRYPT-", 6)) {
-			stack_add(t, "dm-crypt");
-			t->encrypted = true;
-		} else if (!strncmp(buf, "LVM-", 4)) {
-			stack_add(t, "LVM");
-		} else if (!strncmp(buf, "mpath-", 6)) {
-			stack_add(t, "multipath");
-		} else if (!strncmp(buf, "VERITY-", 7)) {
-			stack_add(t, "dm-verity");
-		} else if (!strncmp(buf, "INTEGRITY-", 10)) {
-			stack_add(t, "dm-integrity");
-		}	/* others (linear, kpartx partitions) only move blocks */
-	} else if (!sysfs_read(buf, sizeof(buf), "%s/md/level", sys)) {
-		stack_add(t, "md RAID");
-	} else if (!strncmp(name, "bcache", 6)) {
-		stack_add(t, "bcache");
+	layer = sysfs_layer_of(name, NULL);
+	if (layer) {
+		stack_add(t, layer->name);
+		t->encrypted |= layer->encrypts;
 	}
 	snprintf(sys, sizeof(sys), "/sys/class/block/%s/slaves", name);
 	d = opendir(sys);

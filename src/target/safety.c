@@ -227,24 +227,13 @@ out:
 /* What kind of holder is /sys/class/block/<name>? */
 static const char *holder_kind(const char *name)
 {
-	char uuid[256];
+	const struct sysfs_layer *layer;
+	bool dm;
 
-	if (!strncmp(name, "dm-", 3)) {
-		if (sysfs_read(uuid, sizeof(uuid), "/sys/class/block/%s/dm/uuid", name) == 0) {
-			if (!strncmp(uuid, "LVM-", 4))
-				return "LVM";
-			if (!strncmp(uuid, "CRYPT-", 6))
-				return "dm-crypt";
-			if (!strncmp(uuid, "mpath-", 6))
-				return "multipath";
-		}
-		return "LVM/device-mapper";
-	}
-	if (!strncmp(name, "md", 2))
-		return "md RAID";
-	if (!strncmp(name, "bcache", 6))
-		return "bcache";
-	return "another block device";
+	layer = sysfs_layer_of(name, &dm);
+	if (layer)
+		return layer->name;
+	return dm ? "LVM/device-mapper" : "another block device";
 }
 
 /* The holders of d, "dm-0 (LVM), md127 (md RAID)", into out. Returns their

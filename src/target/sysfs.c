@@ -1,4 +1,4 @@
-/* sysfs.c - small sysfs, cgroup and /proc files read as values. */
+/* sysfs.c - small sysfs, cgroup and /proc files read as values; what a block device is. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -121,4 +121,41 @@ int sysfs_block_name(dev_t dev, char *name, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(name, base, strlen(base) + 1);
 	return 0;
+}
+
+/* dm/uuid prefixes, set by the tool that made the mapping. */
+static const struct {
+	const char *prefix;
+	struct sysfs_layer layer;
+} dm_layers[] = {
+	{ .prefix = "CRYPT-", .layer = { .name = "dm-crypt", .encrypts = true } },
+	{ .prefix = "LVM-", .layer = { .name = "LVM" } },
+	{ .prefix = "mpath-", .layer = { .name = "multipath" } },
+	{ .prefix = "VERITY-", .layer = { .name = "dm-verity" } },
+	{ .prefix = "INTEGRITY-", .layer = { .name = "dm-integrity" } },
+};
+
+static const struct sysfs_layer md_layer = { .name = "md RAID" };
+static const struct sysfs_layer bcache_layer = { .name = "bcache" };
+
+const struct sysfs_layer *sysfs_layer_of(const char *name, bool *dm)
+{
+	char buf[256];
+	size_t i;
+
+	if (dm)
+		*dm = false;
+	if (!sysfs_read(buf, sizeof(buf), "/sys/class/block/%s/dm/uuid", name)) {
+		if (dm)
+			*dm = true;
+		for (i = 0; i < sizeof(dm_layers) / sizeof(dm_layers[0]); i++)
+			if (!strncmp(buf, dm_layers[i].prefix, strlen(dm_layers[i].prefix)))
+				return &dm_layers[i].layer;
+		return NULL;	/* linear, kpartx partitions: they only move blocks */
+	}
+	if (!sysfs_read(buf, sizeof(buf), "/sys/class/block/%s/md/level", name))
+		return &md_layer;
+	if (!strncmp(name, "bcache", 6))
+		return &bcache_layer;
+	return NULL;
 }
