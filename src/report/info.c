@@ -111,24 +111,6 @@ static void iw_say(struct iw *w, const char *label, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Capacities in binary units, as lsblk and df -h show them. */
-static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes / 1024;
-	unsigned u;
-
-	if (bytes < 1024) {
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-		return buf;
-	}
-	for (u = 0; u < 5 && x >= 1023.5; u++)
-		x /= 1024;
-	snprintf(buf, len, x >= 99.95 ? "%.0f %s" : x >= 9.995 ? "%.1f %s" : "%.2f %s", x,
-		 units[u]);
-	return buf;
-}
-
 /* Whole option name in a comma-separated list. */
 static bool has_opt(const char *opts, const char *name)
 {
@@ -175,8 +157,8 @@ static void info_fs(struct iw *w, const struct target_info *t)
 		iw_line(w, "file system:", "unknown");
 	if (t->fs_size_bytes)
 		iw_line(w, "free space:", "%s of %s (%" PRIu64 " of %" PRIu64 " bytes)",
-			fmt_capacity(t->free_bytes, a, sizeof(a)),
-			fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
+			report_fmt_capacity(t->free_bytes, a, sizeof(a)),
+			report_fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
 			t->fs_size_bytes);
 	if (!mo[0])
 		return;
@@ -213,7 +195,7 @@ static void info_device(struct iw *w, const struct target_info *t)
 		else
 			iw_line(w, "device:", "%.*s", FLD(t->device));
 		iw_line(w, "size:", "%s (%" PRIu64 " bytes)",
-			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+			report_fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
 	}
 	if (!t->disk[0])
 		return;
@@ -259,7 +241,7 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 			target_kind_name(t->kind));
 	if (t->kind == TARGET_FILE)
 		iw_line(&w, "size:", "%s (%" PRIu64 " bytes)",
-			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+			report_fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
 	if (t->kind != TARGET_BLOCK)
 		info_fs(&w, t);
 	info_device(&w, t);

@@ -179,25 +179,6 @@ static const char *fmt_mb(uint64_t bytes, char *buf, size_t len)
 	return fmt_dec3((double)bytes / 1e6, buf, len);
 }
 
-/* Capacities in binary units, as tools like lsblk and free show them. */
-static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes;
-	char num[32];
-	unsigned u;
-
-	if (bytes < 1024) {
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-		return buf;
-	}
-	x /= 1024;
-	for (u = 0; u < 5 && x >= 1023.5; u++)
-		x /= 1024;
-	snprintf(buf, len, "%s %s", fmt_dec3(x, num, sizeof(num)), units[u]);
-	return buf;
-}
-
 /* ---- header ----------------------------------------------------------------- */
 
 static void text_header(struct tw *w, const struct run_result *r)
@@ -228,7 +209,7 @@ static void text_header(struct tw *w, const struct run_result *r)
 	if (h->cpus)
 		tw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
 	if (h->memory_bytes)
-		tw_itemf(w, ", ", "%s memory", fmt_capacity(h->memory_bytes, b, sizeof(b)));
+		tw_itemf(w, ", ", "%s memory", report_fmt_capacity(h->memory_bytes, b, sizeof(b)));
 	tw_nl(w);
 
 	tw_start(w, "target:   ");
@@ -255,9 +236,9 @@ static void text_header(struct tw *w, const struct run_result *r)
 			tw_itemf(w, ", ", "(%.*s)", FLD(t->mount_options));
 	}
 	if (t->size_bytes)
-		tw_itemf(w, ", ", "size %s", fmt_capacity(t->size_bytes, b, sizeof(b)));
+		tw_itemf(w, ", ", "size %s", report_fmt_capacity(t->size_bytes, b, sizeof(b)));
 	if (t->kind == TARGET_DIR && t->free_bytes)
-		tw_itemf(w, ", ", "free %s", fmt_capacity(t->free_bytes, b, sizeof(b)));
+		tw_itemf(w, ", ", "free %s", report_fmt_capacity(t->free_bytes, b, sizeof(b)));
 	if (t->rotational >= 0)
 		tw_itemf(w, ", ", "rotational %s", t->rotational ? "yes" : "no");
 	if (t->scheduler[0])
