@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "clock.h"	/* not for this header: runner.c times with it */
 #include "engine.h"
 #include "result.h"
 #include "target.h"
@@ -130,9 +131,5 @@ void runner_footprint(const struct test_spec *spec, struct wl_footprint *fp);
 /* Fill the parameters of job number job of spec (everything but where it
  * runs, the stop flag and the progress counters). */
 void runner_job_params(const struct test_spec *spec, unsigned job, struct wl_job *out);
-
-/* Monotonic clock in ns, and the measured cost of one call in ns. */
-uint64_t clock_ns(void);
-uint64_t clock_overhead_ns(void);
 
 #endif

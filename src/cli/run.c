@@ -14,8 +14,10 @@
 
 #include "budget.h"
 #include "cli.h"
+#include "clock.h"
 #include "plan.h"
 #include "engine.h"
+#include "host.h"
 #include "opts.h"
 #include "parse.h"
 #include "profile.h"
