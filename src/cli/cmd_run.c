@@ -1,4 +1,4 @@
-/* run.c - "diskbench [run] [OPTIONS] [TARGET]": plan, safety, run, report. */
+/* cmd_run.c - "diskbench [run] [OPTIONS] [TARGET]": plan, safety, run, report. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
