@@ -38,5 +38,8 @@ int report_info_json(FILE *f, const struct target_info *t, const struct safety_v
 /* Human-readable helpers shared by renderers. */
 const char *report_fmt_ns(double ns, char *buf, size_t len);	/* "812us", "1.20ms" */
 const char *report_fmt_count(double v, char *buf, size_t len);	/* "12.3k" */
+/* Capacities in binary units with 3 significant digits, as lsblk and df -h
+ * show them: "512 B", "3.84 GiB", "20.0 GiB". (Messages use str_bytes_iec.) */
+const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len);
 
 #endif

@@ -162,8 +162,4 @@ const char *result_strdup(struct run_result *r, const char *s);
 /* Free what the result owns (tests, histograms, warnings, strings). */
 void result_free(struct run_result *r);
 
-/* Fill host facts from uname, /proc/cpuinfo, sysconf. Never fails: unknown
- * fields are left empty or 0. */
-void host_probe(struct host_info *h);
-
 #endif

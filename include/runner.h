@@ -129,8 +129,4 @@ void runner_footprint(const struct test_spec *spec, struct wl_footprint *fp);
  * runs, the stop flag and the progress counters). */
 void runner_job_params(const struct test_spec *spec, unsigned job, struct wl_job *out);
 
-/* Monotonic clock in ns, and the measured cost of one call in ns. */
-uint64_t clock_ns(void);
-uint64_t clock_overhead_ns(void);
-
 #endif

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "safety.h"
 #include "strutil.h"
+#include "sysfs.h"
 
 /* Descriptors a job's table holds besides its own: stdin/out/err, the
  * scratch and target directories, whatever the process inherited. */
@@ -101,27 +102,6 @@ static uint64_t stat_key(const char *path, const char *key)
 	return out;
 }
 
-/* A number in a one-line file; "max" (cgroup v2) is UINT64_MAX. */
-static int read_u64(const char *path, uint64_t *out)
-{
-	char buf[64];
-	FILE *f = fopen(path, "re");
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	if (fgets(buf, sizeof(buf), f)) {
-		if (!strncmp(buf, "max", 3)) {
-			*out = UINT64_MAX;
-			ret = 0;
-		} else {
-			ret = sscanf(buf, "%" SCNu64, out) == 1 ? 0 : -EINVAL;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /*
  * Room left in the memory cgroup whose directory is base + rel, and in
  * every ancestor (a parent's limit binds its children): limit - usage +
@@ -135,11 +115,11 @@ static void cgroup_room(struct budget_mem *m, const char *base, const char *rel,
 	if (snprintf(dir, sizeof(dir), "%s%s", base, rel) >= (int)sizeof(dir))
 		return;
 	for (;;) {
-		snprintf(p, sizeof(p), "%s/%s", dir, v2 ? "memory.max" : "memory.limit_in_bytes");
-		if (!read_u64(p, &limit) && limit < (UINT64_MAX >> 2)) {
-			snprintf(p, sizeof(p), "%s/%s", dir,
-				 v2 ? "memory.current" : "memory.usage_in_bytes");
-			if (read_u64(p, &usage))
+		/* "max" (v2: no limit) reads as UINT64_MAX */
+		if (!sysfs_read_u64(&limit, "%s/%s", dir, v2 ? "memory.max" :
+				    "memory.limit_in_bytes") && limit < (UINT64_MAX >> 2)) {
+			if (sysfs_read_u64(&usage, "%s/%s", dir, v2 ? "memory.current" :
+					   "memory.usage_in_bytes"))
 				usage = 0;
 			snprintf(p, sizeof(p), "%s/memory.stat", dir);
 			cache = v2 ? stat_key(p, "inactive_file") + stat_key(p, "active_file") :

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "runner.h"
+#include "clock.h"
 
 uint64_t clock_ns(void)
 {

@@ -5,8 +5,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "strutil.h"
+#include "host.h"
 #include "result.h"
+#include "strutil.h"
 
 /* /proc/cpuinfo keys naming the CPU, best first: x86 and most others say
  * "model name"; older ARM kernels only say "Hardware"; MIPS "cpu model". */

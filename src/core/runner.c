@@ -13,6 +13,7 @@
 #include <numa.h>
 #endif
 
+#include "clock.h"
 #include "dropbehind.h"
 #include "runner.h"
 

@@ -1,4 +1,5 @@
-/* fmt.c - human-readable latencies and counts shared by the renderers. */
+/* fmt.c - human-readable latencies, counts and capacities shared by the renderers. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -73,5 +74,24 @@ const char *report_fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f%s", x, units[u]);
 	else
 		snprintf(buf, len, "%.*f%s", sig3_decimals(x), x, units[u]);
+	return buf;
+}
+
+const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double x = (double)bytes / 1024;
+	unsigned u;
+
+	if (!len)
+		return buf;
+	if (bytes < 1024) {
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+		return buf;
+	}
+	/* 1023.5 KiB would print as "1024 KiB": that is 1.00 MiB */
+	for (u = 0; u < 5 && x >= 1023.5; u++)
+		x /= 1024;
+	snprintf(buf, len, "%.*f %s", sig3_decimals(x), x, units[u]);
 	return buf;
 }

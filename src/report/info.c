@@ -1,5 +1,4 @@
 /* info.c - `diskbench info`: every fact about a target and the write verdict, text or JSON. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,88 +7,35 @@
 
 #include "json_writer.h"
 #include "report.h"
+#include "textw.h"
 
-#define INFO_WIDTH 100
 #define INFO_LABEL 17		/* values start in this column */
 
 /* A fixed char array as "%.*s" arguments: never read past the array. */
 #define FLD(arr) (int)sizeof(arr), (arr)
 
-struct iw {
-	FILE *f;
-	int err;		/* first write error, -errno */
-};
-
-static void iw_putc(struct iw *w, int c)
-{
-	if (w->err)
-		return;
-	errno = 0;
-	if (putc(c, w->f) == EOF)
-		w->err = errno ? -errno : -EIO;
-}
-
 /*
- * "label:" padded to INFO_LABEL, then the value wrapped at spaces within
- * INFO_WIDTH, continuation lines indented to INFO_LABEL. A word wider than
- * a line (a long path) is cut. Control characters become '?': a path must
- * not move the cursor or send escape sequences to the reader's terminal.
+ * "label:" then the value from column pad on (one space after a longer
+ * label), wrapped at spaces, continuation lines in that column. Only
+ * spaces part words: a tab or newline in a path shows as '?'.
  */
-static void iw_vline(struct iw *w, const char *label, unsigned pad, const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
+static void iw_vline(struct textw *w, const char *label, unsigned pad, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 4, 0)));
 
-static void iw_vline(struct iw *w, const char *label, unsigned pad, const char *fmt, va_list ap)
+static void iw_vline(struct textw *w, const char *label, unsigned pad, const char *fmt,
+		     va_list ap)
 {
-	char b[PATH_MAX + 1024];
-	const char *s = b;
-	unsigned col = 0, indent = pad;
-	size_t n, i;
-
-	vsnprintf(b, sizeof(b), fmt, ap);
-	for (i = 0; label[i]; i++, col++)
-		iw_putc(w, label[i]);
-	if (col + 1 > pad) {	/* a long label: the value follows it */
-		iw_putc(w, ' ');
-		indent = ++col;
-	}
-	for (; col < pad; col++)
-		iw_putc(w, ' ');
-
-	while (*s == ' ')
-		s++;
-	while (*s) {
-		n = strcspn(s, " ");
-		if (col > indent && col + 1 + n > INFO_WIDTH) {
-			iw_putc(w, '\n');
-			for (col = 0; col < indent; col++)
-				iw_putc(w, ' ');
-		} else if (col > indent) {
-			iw_putc(w, ' ');
-			col++;
-		}
-		for (i = 0; i < n; i++) {
-			if (col >= INFO_WIDTH) {
-				iw_putc(w, '\n');
-				for (col = 0; col < indent; col++)
-					iw_putc(w, ' ');
-			}
-			iw_putc(w, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
-			/* UTF-8 continuation bytes take no column */
-			if (((unsigned char)s[i] & 0xc0) != 0x80)
-				col++;
-		}
-		s += n;
-		while (*s == ' ')
-			s++;
-	}
-	iw_putc(w, '\n');
+	textw_start(w, label);
+	textw_tab(w, pad);
+	textw_vwordsf(w, " ", fmt, ap);
+	textw_nl(w);
 }
 
 /* A fact: the value in the column INFO_LABEL. */
-static void iw_line(struct iw *w, const char *label, const char *fmt, ...)
+static void iw_line(struct textw *w, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void iw_line(struct iw *w, const char *label, const char *fmt, ...)
+static void iw_line(struct textw *w, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -99,34 +45,16 @@ static void iw_line(struct iw *w, const char *label, const char *fmt, ...)
 }
 
 /* A sentence: the value one space after the label ("writes allowed: yes"). */
-static void iw_say(struct iw *w, const char *label, const char *fmt, ...)
+static void iw_say(struct textw *w, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void iw_say(struct iw *w, const char *label, const char *fmt, ...)
+static void iw_say(struct textw *w, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	iw_vline(w, label, 0, fmt, ap);
 	va_end(ap);
-}
-
-/* Capacities in binary units, as lsblk and df -h show them. */
-static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes / 1024;
-	unsigned u;
-
-	if (bytes < 1024) {
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-		return buf;
-	}
-	for (u = 0; u < 5 && x >= 1023.5; u++)
-		x /= 1024;
-	snprintf(buf, len, x >= 99.95 ? "%.0f %s" : x >= 9.995 ? "%.1f %s" : "%.2f %s", x,
-		 units[u]);
-	return buf;
 }
 
 /* Whole option name in a comma-separated list. */
@@ -163,7 +91,7 @@ static const char *num_or_unknown(int v, char *buf, size_t len)
 	return buf;
 }
 
-static void info_fs(struct iw *w, const struct target_info *t)
+static void info_fs(struct textw *w, const struct target_info *t)
 {
 	const char *mo = t->mount_options;
 	char a[32], b[32];
@@ -175,8 +103,8 @@ static void info_fs(struct iw *w, const struct target_info *t)
 		iw_line(w, "file system:", "unknown");
 	if (t->fs_size_bytes)
 		iw_line(w, "free space:", "%s of %s (%" PRIu64 " of %" PRIu64 " bytes)",
-			fmt_capacity(t->free_bytes, a, sizeof(a)),
-			fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
+			report_fmt_capacity(t->free_bytes, a, sizeof(a)),
+			report_fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
 			t->fs_size_bytes);
 	if (!mo[0])
 		return;
@@ -192,7 +120,7 @@ static void info_fs(struct iw *w, const struct target_info *t)
 			"once a day, or after a change");
 }
 
-static void info_device(struct iw *w, const struct target_info *t)
+static void info_device(struct textw *w, const struct target_info *t)
 {
 	char buf[64], ra[16], nr[16], ms[16];
 
@@ -213,7 +141,7 @@ static void info_device(struct iw *w, const struct target_info *t)
 		else
 			iw_line(w, "device:", "%.*s", FLD(t->device));
 		iw_line(w, "size:", "%s (%" PRIu64 " bytes)",
-			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+			report_fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
 	}
 	if (!t->disk[0])
 		return;
@@ -235,7 +163,7 @@ static void info_device(struct iw *w, const struct target_info *t)
 	iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
 }
 
-static void info_verdict(struct iw *w, const char *label, const struct safety_verdict *v)
+static void info_verdict(struct textw *w, const char *label, const struct safety_verdict *v)
 {
 	if (!v->reason[0])
 		iw_say(w, label, "%s (could not check why)", v->allowed ? "yes" : "no");
@@ -247,7 +175,8 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 		     const struct safety_verdict *with_destructive)
 {
 	const struct safety_verdict *wd = with_destructive;
-	struct iw w = { .f = f };
+	/* columns are characters: info has always counted them so */
+	struct textw w = { .f = f, .chars = true };
 	char buf[64];
 
 	iw_line(&w, "target:", "%.*s", FLD(t->path));
@@ -259,7 +188,7 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 			target_kind_name(t->kind));
 	if (t->kind == TARGET_FILE)
 		iw_line(&w, "size:", "%s (%" PRIu64 " bytes)",
-			fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
+			report_fmt_capacity(t->size_bytes, buf, sizeof(buf)), t->size_bytes);
 	if (t->kind != TARGET_BLOCK)
 		info_fs(&w, t);
 	info_device(&w, t);
@@ -271,20 +200,13 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 			t->cow ? "; copy-on-write fragments files that are rewritten" : "");
 	}
 
-	iw_putc(&w, '\n');
+	textw_nl(&w);
 	info_verdict(&w, "writes allowed:", now);
 	if (wd && (wd->allowed != now->allowed || strncmp(wd->reason, now->reason,
 							  sizeof(now->reason))))
 		info_verdict(&w, "with --destructive:", wd);
 
-	if (!w.err) {
-		errno = 0;
-		if (fflush(f) == EOF)
-			w.err = errno ? -errno : -EIO;
-		else if (ferror(f))
-			w.err = -EIO;
-	}
-	return w.err;
+	return textw_finish(&w);
 }
 
 int report_info_json(FILE *f, const struct target_info *t, const struct safety_verdict *now,

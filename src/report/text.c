@@ -1,7 +1,5 @@
 /* text.c - the human report: run header, one table row per test, notes. */
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -11,152 +9,33 @@
 #include "parse.h"
 #include "repeat.h"
 #include "report.h"
+#include "textw.h"
 #include "workload.h"
-
-#define TEXT_WIDTH 100
 
 /* A fixed char array as "%.*s" arguments: never read past the array. */
 #define FLD(arr) (int)sizeof(arr), (arr)
 
-/* ---- a line writer that wraps lists of items at TEXT_WIDTH --------------- */
+/* ---- lines ------------------------------------------------------------------ */
 
-struct tw {
-	FILE *f;
-	unsigned col;		/* bytes on the current line */
-	unsigned indent;	/* where continuation lines start */
-	int err;		/* first write error, -errno */
-};
+/* Running text is wrapped at any white space: a newline in it is a space. */
+static const char text_ws[] = " \t\n\r";
 
-static void tw_putc(struct tw *w, int c)
-{
-	if (w->err)
-		return;
-	errno = 0;
-	if (putc(c, w->f) == EOF)
-		w->err = errno ? -errno : -EIO;
-}
-
-static void tw_bytes(struct tw *w, const char *s, size_t n)
-{
-	unsigned char c;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)s[i];
-		/* A label or path must not move the cursor or send escape
-		 * sequences to the reader's terminal. */
-		tw_putc(w, c < 0x20 || c == 0x7f ? '?' : c);
-	}
-	w->col += (unsigned)n;
-}
-
-static void tw_pad(struct tw *w, unsigned n)
-{
-	while (n--)
-		tw_bytes(w, " ", 1);
-}
-
-static void tw_nl(struct tw *w)
-{
-	tw_putc(w, '\n');
-	w->col = 0;
-}
-
-/* Start a line with prefix; continuation lines align under what follows. */
-static void tw_start(struct tw *w, const char *prefix)
-{
-	tw_bytes(w, prefix, strlen(prefix));
-	w->indent = w->col;
-}
-
-/*
- * Append one item of a list, preceded by sep unless it opens the line. An
- * item that does not fit goes to the next line, leaving sep's visible part
- * (a comma) behind; room for that is reserved on every line. An item wider
- * than a whole line (a long path) is cut at UTF-8 character boundaries.
- */
-static void tw_item(struct tw *w, const char *sep, const char *s, size_t n)
-{
-	size_t seplen = strlen(sep), vis = seplen, cut;
-	unsigned lim;
-
-	while (vis && sep[vis - 1] == ' ')
-		vis--;
-	lim = TEXT_WIDTH - (unsigned)vis;
-	if (w->col > w->indent) {
-		if (w->col + seplen + n > lim) {
-			tw_bytes(w, sep, vis);
-			tw_nl(w);
-			tw_pad(w, w->indent);
-		} else {
-			tw_bytes(w, sep, seplen);
-		}
-	}
-	while (w->col + n > lim && w->col < lim) {
-		cut = lim - w->col;
-		while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
-			cut--;
-		if (!cut)
-			cut = lim - w->col;
-		tw_bytes(w, s, cut);
-		tw_nl(w);
-		tw_pad(w, w->indent);
-		s += cut;
-		n -= cut;
-	}
-	tw_bytes(w, s, n);
-}
-
-static void tw_itemf(struct tw *w, const char *sep, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void tw_itemf(struct tw *w, const char *sep, const char *fmt, ...)
-{
-	char b[PATH_MAX + 256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b, sizeof(b), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	tw_item(w, sep, b, strnlen(b, sizeof(b)));
-}
-
-/* Running text, wrapped at white space (a newline in it is just a space). */
-static void tw_words(struct tw *w, const char *s)
-{
-	static const char ws[] = " \t\n\r";
-	size_t n;
-
-	for (;;) {
-		s += strspn(s, ws);
-		if (!*s)
-			break;
-		n = strcspn(s, ws);
-		tw_item(w, " ", s, n);
-		s += n;
-	}
-}
-
-/* A sentence on its own wrapped line(s), continuation indented by indent. */
-static void tw_line(struct tw *w, const char *prefix, unsigned indent, const char *fmt, ...)
+/* A sentence on its own wrapped line(s), continuation indented by indent
+ * (0: under the text's start). */
+static void text_line(struct textw *w, const char *prefix, unsigned indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static void tw_line(struct tw *w, const char *prefix, unsigned indent, const char *fmt, ...)
+static void text_line(struct textw *w, const char *prefix, unsigned indent, const char *fmt, ...)
 {
-	char b[1024];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
-	va_end(ap);
-	tw_start(w, prefix);
+	textw_start(w, prefix);
 	if (indent)
 		w->indent = indent;
-	tw_words(w, b);
-	tw_nl(w);
+	va_start(ap, fmt);
+	textw_vwordsf(w, text_ws, fmt, ap);
+	va_end(ap);
+	textw_nl(w);
 }
 
 /* ---- number formats -------------------------------------------------------- */
@@ -180,28 +59,9 @@ static const char *fmt_mb(uint64_t bytes, char *buf, size_t len)
 	return fmt_dec3((double)bytes / 1e6, buf, len);
 }
 
-/* Capacities in binary units, as tools like lsblk and free show them. */
-static const char *fmt_capacity(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double x = (double)bytes;
-	char num[32];
-	unsigned u;
-
-	if (bytes < 1024) {
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-		return buf;
-	}
-	x /= 1024;
-	for (u = 0; u < 5 && x >= 1023.5; u++)
-		x /= 1024;
-	snprintf(buf, len, "%s %s", fmt_dec3(x, num, sizeof(num)), units[u]);
-	return buf;
-}
-
 /* ---- header ----------------------------------------------------------------- */
 
-static void text_header(struct tw *w, const struct run_result *r)
+static void text_header(struct textw *w, const struct run_result *r)
 {
 	const struct host_info *h = &r->host;
 	const struct target_info *t = &r->target;
@@ -209,85 +69,87 @@ static void text_header(struct tw *w, const struct run_result *r)
 	char b[64];
 	unsigned i;
 
-	tw_start(w, "");
-	tw_itemf(w, "  ", "diskbench %s", r->tool_version ? r->tool_version : "(unknown version)");
+	textw_start(w, "");
+	textw_itemf(w, "  ", "diskbench %s",
+		    r->tool_version ? r->tool_version : "(unknown version)");
 	if (r->started_at[0])
-		tw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
+		textw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
 	if (r->label[0])
-		tw_itemf(w, "  ", "label: %.*s", FLD(r->label));
-	tw_nl(w);
+		textw_itemf(w, "  ", "label: %.*s", FLD(r->label));
+	textw_nl(w);
 
-	tw_start(w, "host:     ");
+	textw_start(w, "host:     ");
 	if (h->hostname[0])
-		tw_itemf(w, ", ", "%.*s", FLD(h->hostname));
+		textw_itemf(w, ", ", "%.*s", FLD(h->hostname));
 	else
-		tw_itemf(w, ", ", "(unknown hostname)");
+		textw_itemf(w, ", ", "(unknown hostname)");
 	if (h->kernel[0])
-		tw_itemf(w, ", ", "kernel %.*s", FLD(h->kernel));
+		textw_itemf(w, ", ", "kernel %.*s", FLD(h->kernel));
 	if (h->cpu_model[0])
-		tw_itemf(w, ", ", "%.*s", FLD(h->cpu_model));
+		textw_itemf(w, ", ", "%.*s", FLD(h->cpu_model));
 	if (h->cpus)
-		tw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
+		textw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
 	if (h->memory_bytes)
-		tw_itemf(w, ", ", "%s memory", fmt_capacity(h->memory_bytes, b, sizeof(b)));
-	tw_nl(w);
+		textw_itemf(w, ", ", "%s memory",
+			    report_fmt_capacity(h->memory_bytes, b, sizeof(b)));
+	textw_nl(w);
 
-	tw_start(w, "target:   ");
-	tw_itemf(w, ", ", "%.*s", FLD(t->path));
+	textw_start(w, "target:   ");
+	textw_itemf(w, ", ", "%.*s", FLD(t->path));
 	if (t->resolved[0] && strncmp(t->resolved, t->path, sizeof(t->path)))
-		tw_itemf(w, ", ", "resolved %.*s", FLD(t->resolved));
+		textw_itemf(w, ", ", "resolved %.*s", FLD(t->resolved));
 	if (t->kind == TARGET_BLOCK && t->kind_detail[0])
-		tw_itemf(w, ", ", "block device (%.*s)", FLD(t->kind_detail));
+		textw_itemf(w, ", ", "block device (%.*s)", FLD(t->kind_detail));
 	else if (t->kind_detail[0])
-		tw_itemf(w, ", ", "%.*s", FLD(t->kind_detail));
+		textw_itemf(w, ", ", "%.*s", FLD(t->kind_detail));
 	else
-		tw_itemf(w, ", ", "%s", t->kind == TARGET_BLOCK ? "block device" :
-			 t->kind == TARGET_FILE ? "file" : "directory");
+		textw_itemf(w, ", ", "%s", t->kind == TARGET_BLOCK ? "block device" :
+			    t->kind == TARGET_FILE ? "file" : "directory");
 	if (t->device[0])
-		tw_itemf(w, ", ", "device %.*s", FLD(t->device));
+		textw_itemf(w, ", ", "device %.*s", FLD(t->device));
 	if (t->model[0])
-		tw_itemf(w, ", ", "model %.*s", FLD(t->model));
+		textw_itemf(w, ", ", "model %.*s", FLD(t->model));
 	if (t->kind != TARGET_BLOCK && t->fs_type[0]) {
 		if (t->mount_point[0])
-			tw_itemf(w, ", ", "%.*s on %.*s", FLD(t->fs_type), FLD(t->mount_point));
+			textw_itemf(w, ", ", "%.*s on %.*s", FLD(t->fs_type), FLD(t->mount_point));
 		else
-			tw_itemf(w, ", ", "%.*s", FLD(t->fs_type));
+			textw_itemf(w, ", ", "%.*s", FLD(t->fs_type));
 		if (t->mount_options[0])
-			tw_itemf(w, ", ", "(%.*s)", FLD(t->mount_options));
+			textw_itemf(w, ", ", "(%.*s)", FLD(t->mount_options));
 	}
 	if (t->size_bytes)
-		tw_itemf(w, ", ", "size %s", fmt_capacity(t->size_bytes, b, sizeof(b)));
+		textw_itemf(w, ", ", "size %s", report_fmt_capacity(t->size_bytes, b, sizeof(b)));
 	if (t->kind == TARGET_DIR && t->free_bytes)
-		tw_itemf(w, ", ", "free %s", fmt_capacity(t->free_bytes, b, sizeof(b)));
+		textw_itemf(w, ", ", "free %s", report_fmt_capacity(t->free_bytes, b, sizeof(b)));
 	if (t->rotational >= 0)
-		tw_itemf(w, ", ", "rotational %s", t->rotational ? "yes" : "no");
+		textw_itemf(w, ", ", "rotational %s", t->rotational ? "yes" : "no");
 	if (t->scheduler[0])
-		tw_itemf(w, ", ", "scheduler %.*s", FLD(t->scheduler));
+		textw_itemf(w, ", ", "scheduler %.*s", FLD(t->scheduler));
 	if (t->read_ahead_kb >= 0)
-		tw_itemf(w, ", ", "read_ahead_kb %d", t->read_ahead_kb);
+		textw_itemf(w, ", ", "read_ahead_kb %d", t->read_ahead_kb);
 	if (t->nr_requests >= 0)
-		tw_itemf(w, ", ", "nr_requests %d", t->nr_requests);
-	tw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
-		 t->logical_block_size, t->physical_block_size);
-	tw_nl(w);
+		textw_itemf(w, ", ", "nr_requests %d", t->nr_requests);
+	textw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
+		    t->logical_block_size, t->physical_block_size);
+	textw_nl(w);
 	/* Encryption, copy-on-write, RAID: numbers from a different stack are
 	 * not comparable, so say so where the numbers are. */
 	if (t->stack[0])
-		tw_line(w, "stack:    ", 0, "%.*s (these layers change the results: compare only "
-			"with runs on the same stack)", FLD(t->stack));
+		text_line(w, "stack:    ", 0, "%.*s (these layers change the results: compare only "
+			  "with runs on the same stack)", FLD(t->stack));
 
 	if (!r->nsettings)
 		return;
-	tw_start(w, "settings: ");
+	textw_start(w, "settings: ");
 	for (i = 0; i < r->nsettings && i < RESULT_MAX_SETTINGS; i++) {
 		s = &r->settings[i];
 		/* Quote what would not read back as one word. */
 		if (!s->value[0] || strpbrk(s->value, " \t"))
-			tw_itemf(w, " ", "%.*s=\"%.*s\"", FLD(s->key), FLD(s->value));
+			textw_itemf(w, " ", "%.*s=\"%.*s\"", FLD(s->key), FLD(s->value));
 		else
-			tw_itemf(w, " ", "%.*s=%.*s", FLD(s->key), FLD(s->value));
+			textw_itemf(w, " ", "%.*s=%.*s", FLD(s->key), FLD(s->value));
 	}
-	tw_nl(w);
+	textw_nl(w);
 }
 
 /* ---- the table ---------------------------------------------------------------- */
@@ -369,7 +231,7 @@ static unsigned max_runs(const struct run_result *r)
 	return n;
 }
 
-static void text_cells(struct tw *w, const char *const cell[NCOL], const unsigned width[NCOL],
+static void text_cells(struct textw *w, const char *const cell[NCOL], const unsigned width[NCOL],
 		       unsigned ncol, unsigned gap)
 {
 	unsigned i, n;
@@ -377,26 +239,26 @@ static void text_cells(struct tw *w, const char *const cell[NCOL], const unsigne
 	for (i = 0; i < ncol; i++) {
 		n = (unsigned)strlen(cell[i]);
 		if (i)
-			tw_pad(w, gap);
+			textw_pad(w, gap);
 		if (i == C_NAME || i == C_ENGINE) {	/* words left, numbers right */
-			tw_bytes(w, cell[i], n);
+			textw_put(w, cell[i], n);
 			if (i < ncol - 1 && n < width[i])
-				tw_pad(w, width[i] - n);
+				textw_pad(w, width[i] - n);
 		} else {
 			if (n < width[i])
-				tw_pad(w, width[i] - n);
-			tw_bytes(w, cell[i], n);
+				textw_pad(w, width[i] - n);
+			textw_put(w, cell[i], n);
 		}
 	}
-	tw_nl(w);
+	textw_nl(w);
 }
 
-static void text_table(struct tw *w, const struct run_result *r)
+static void text_table(struct textw *w, const struct run_result *r)
 {
 	unsigned ncol = max_runs(r) > 1 ? NCOL : C_CV;
 	unsigned width[NCOL], rest, avail, fit, gap, i, k, n;
 	const char *cell[NCOL];
-	char rule[NCOL][TEXT_WIDTH + 1];
+	char rule[NCOL][TEXTW_WIDTH + 1];
 	struct row row;
 
 	for (k = 0; k < NCOL; k++)
@@ -418,12 +280,12 @@ static void text_table(struct tw *w, const struct run_result *r)
 		if (k != C_NAME)
 			rest += width[k];
 	for (gap = 2; gap >= 1; gap--)
-		if (rest + gap * (ncol - 1) + width[C_NAME] <= TEXT_WIDTH)
+		if (rest + gap * (ncol - 1) + width[C_NAME] <= TEXTW_WIDTH)
 			break;
 	if (!gap) {
 		gap = 2;
 		rest += gap * (ncol - 1);
-		avail = rest < TEXT_WIDTH ? TEXT_WIDTH - rest : 0;
+		avail = rest < TEXTW_WIDTH ? TEXTW_WIDTH - rest : 0;
 		fit = (unsigned)strlen(col_head[C_NAME]);
 		for (i = 0; i < r->ntests; i++) {
 			n = (unsigned)strnlen(r->tests[i].name, sizeof(r->tests[i].name));
@@ -435,8 +297,8 @@ static void text_table(struct tw *w, const struct run_result *r)
 
 	for (k = 0; k < NCOL; k++) {
 		cell[k] = col_head[k];
-		memset(rule[k], '-', width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH);
-		rule[k][width[k] < TEXT_WIDTH ? width[k] : TEXT_WIDTH] = '\0';
+		memset(rule[k], '-', width[k] < TEXTW_WIDTH ? width[k] : TEXTW_WIDTH);
+		rule[k][width[k] < TEXTW_WIDTH ? width[k] : TEXTW_WIDTH] = '\0';
 	}
 	text_cells(w, cell, width, ncol, gap);
 	for (k = 0; k < NCOL; k++)
@@ -448,9 +310,9 @@ static void text_table(struct tw *w, const struct run_result *r)
 		for (k = 0; k < NCOL; k++)
 			cell[k] = row.c[k];
 		if (strlen(row.c[C_NAME]) > width[C_NAME]) {
-			tw_start(w, "");
-			tw_item(w, "", row.c[C_NAME], strlen(row.c[C_NAME]));
-			tw_nl(w);
+			textw_start(w, "");
+			textw_item(w, "", row.c[C_NAME], strlen(row.c[C_NAME]));
+			textw_nl(w);
 			cell[C_NAME] = "";
 		}
 		text_cells(w, cell, width, ncol, gap);
@@ -464,53 +326,34 @@ static bool has_notes(const struct test_result *t)
 	return !t->direct || t->cached || t->dev_valid || t->errors;
 }
 
-static void text_notes(struct tw *w, const struct test_result *t)
+static void text_notes(struct textw *w, const struct test_result *t)
 {
 	char a[32], b[32];
 
 	if (t->drop_behind)
-		tw_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: what it "
-			"reads or writes is dropped from the page cache behind it, and its writes "
-			"reach the device inside the window", FLD(t->name));
+		text_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: "
+			  "what it reads or writes is dropped from the page cache behind it, and "
+			  "its writes reach the device inside the window", FLD(t->name));
 	else if (!t->direct)
-		tw_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
+		text_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
 	if (t->cached)
-		tw_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read from "
-			"device for %s MB requested)", FLD(t->name),
-			fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
+			  "from device for %s MB requested)", FLD(t->name),
+			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
 	if (t->dev_valid)
-		tw_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
-			fmt_mb(t->dev_read_bytes, a, sizeof(a)),
-			fmt_mb(t->dev_write_bytes, b, sizeof(b)));
+		text_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
+			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),
+			  fmt_mb(t->dev_write_bytes, b, sizeof(b)));
 	if (t->errors && t->first_errno)
-		tw_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
-			FLD(t->name), t->errors, strerror(t->first_errno),
-			t->first_error_offset);
+		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
+			  FLD(t->name), t->errors, strerror(t->first_errno),
+			  t->first_error_offset);
 	else if (t->errors)	/* errno 0: the op completed short */
-		tw_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: short transfer at offset %"
-			PRIu64 ")", FLD(t->name), t->errors, t->first_error_offset);
+		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: short transfer at offset %"
+			  PRIu64 ")", FLD(t->name), t->errors, t->first_error_offset);
 }
 
 /* ---- hdparm's own lines ------------------------------------------------------ */
-
-/* A line written as is: hdparm's alignment spaces must survive (tw_line
- * would fold them). */
-static void tw_raw(struct tw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void tw_raw(struct tw *w, const char *fmt, ...)
-{
-	char b[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b, sizeof(b), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	tw_bytes(w, b, strnlen(b, sizeof(b)));
-	tw_nl(w);
-}
 
 /* The hdparm line a test's workload asks for (WL_REPORT_NONE for most, and
  * for a workload this version does not know). */
@@ -527,7 +370,7 @@ static enum wl_report hdparm_line(const struct test_result *t)
  * (it counts 2 MiB reads as 2 MB) and its MB/sec likewise, unlike the
  * table's MB/s (10^6); it switches to kB/sec (2^10) at 1 MB/sec and below.
  */
-static void text_hdparm(struct tw *w, const struct run_result *r)
+static void text_hdparm(struct textw *w, const struct run_result *r)
 {
 	const double mib = 1024.0 * 1024.0;
 	const struct test_result *t;
@@ -540,98 +383,90 @@ static void text_hdparm(struct tw *w, const struct run_result *r)
 		if (hdparm_line(t) == WL_REPORT_NONE || !t->runtime_ns)
 			continue;
 		if (!head) {
-			tw_nl(w);
-			tw_line(w, "", 0, "hdparm's figures (MB = 2^20 bytes):");
+			textw_nl(w);
+			text_line(w, "", 0, "hdparm's figures (MB = 2^20 bytes):");
 			head = true;
 		}
 		secs = (double)t->runtime_ns / 1e9;
 		rate = (double)t->bytes / mib / secs;
 		if (hdparm_line(t) == WL_REPORT_HDPARM_DISK)
-			tw_raw(w, " Timing %s disk reads: %3" PRIu64 " MB in %5.2f seconds = "
-			       "%6.2f %s", t->direct ? "O_DIRECT" : "buffered", t->bytes >> 20,
-			       secs, rate > 1.0 ? rate : rate * 1024,
-			       rate > 1.0 ? "MB/sec" : "kB/sec");
+			textw_raw(w, " Timing %s disk reads: %3" PRIu64 " MB in %5.2f seconds = "
+				  "%6.2f %s", t->direct ? "O_DIRECT" : "buffered", t->bytes >> 20,
+				  secs, rate > 1.0 ? rate : rate * 1024,
+				  rate > 1.0 ? "MB/sec" : "kB/sec");
 		else
-			tw_raw(w, " Timing %scached reads:   %3" PRIu64 " MB in %5.2f seconds = "
-			       "%6.2f %s", t->direct ? "O_DIRECT " : "", t->bytes >> 20, secs,
-			       rate > 1.0 ? rate : rate * 1024, rate > 1.0 ? "MB/sec" : "kB/sec");
+			textw_raw(w, " Timing %scached reads:   %3" PRIu64 " MB in %5.2f seconds = "
+				  "%6.2f %s", t->direct ? "O_DIRECT " : "", t->bytes >> 20, secs,
+				  rate > 1.0 ? rate : rate * 1024,
+				  rate > 1.0 ? "MB/sec" : "kB/sec");
 	}
 }
 
 /* Xbench's disk-test block: a score per test, the groups and the total,
  * laid out like Xbench's own report (score, then the measured rate). */
-static void text_xbench(struct tw *w, const struct xbench_scores *x)
+static void text_xbench(struct textw *w, const struct xbench_scores *x)
 {
 	bool seq, prev_seq = false;
 	unsigned i;
 
 	if (!x->valid)
 		return;
-	tw_nl(w);
-	tw_line(w, "", 0, "Xbench scores (100 = the baseline; groups and the total are harmonic "
-		"means, as in Xbench), against %s:", x->source);
-	tw_raw(w, "  %-34s %9.2f", "Disk Test", x->total);
+	textw_nl(w);
+	text_line(w, "", 0, "Xbench scores (100 = the baseline; groups and the total are harmonic "
+		  "means, as in Xbench), against %s:", x->source);
+	textw_raw(w, "  %-34s %9.2f", "Disk Test", x->total);
 	for (i = 0; i < x->n; i++) {
 		const struct xbench_score *t = &x->tests[i];
 
 		seq = !strncmp(t->name, "Sequential", 10);
 		if (i == 0 || seq != prev_seq)
-			tw_raw(w, "    %-32s %9.2f", seq ? "Sequential" : "Random",
-			       seq ? x->sequential : x->random);
+			textw_raw(w, "    %-32s %9.2f", seq ? "Sequential" : "Random",
+				  seq ? x->sequential : x->random);
 		prev_seq = seq;
-		tw_raw(w, "      %-30s %9.2f %10.2f MB/sec", t->name, t->score,
-		       t->measured / 1e6);
+		textw_raw(w, "      %-30s %9.2f %10.2f MB/sec", t->name, t->score,
+			  t->measured / 1e6);
 	}
 }
 
 int report_text(FILE *f, const struct run_result *r)
 {
-	struct tw w = { .f = f };
+	struct textw w = { .f = f };
 	bool notes = false;
 	char b[32];
 	unsigned i;
 
 	text_header(&w, r);
-	tw_nl(&w);
+	textw_nl(&w);
 
 	if (r->ntests)
 		text_table(&w, r);
 	else
-		tw_line(&w, "", 0, "no tests were run");
+		text_line(&w, "", 0, "no tests were run");
 
 	for (i = 0; i < r->ntests; i++)
 		notes |= has_notes(&r->tests[i]);
 	if (notes) {
-		tw_nl(&w);
-		tw_line(&w, "", 0, "notes:");
+		textw_nl(&w);
+		text_line(&w, "", 0, "notes:");
 		for (i = 0; i < r->ntests; i++)
 			text_notes(&w, &r->tests[i]);
 	}
 	text_hdparm(&w, r);
 	text_xbench(&w, &r->xbench);
 
-	tw_nl(&w);
-	tw_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
-		"clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
+	textw_nl(&w);
+	text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
+		  "clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
 	if (max_runs(r) > 1)
-		tw_line(&w, "", 0, "--repeat: IOPS and MB/s are the median of each test's runs, "
-			"latency and CPU%% over every op of every run; CV%% = stdev / mean of the "
-			"runs' IOPS (above %.0f %% the median is flagged as not reliable)",
-			100 * REPEAT_CV_WARN);
+		text_line(&w, "", 0, "--repeat: IOPS and MB/s are the median of each test's runs, "
+			  "latency and CPU%% over every op of every run; CV%% = stdev / mean of "
+			  "the runs' IOPS (above %.0f %% the median is flagged as not reliable)",
+			  100 * REPEAT_CV_WARN);
 
 	for (i = 0; i < r->nwarnings; i++) {
-		tw_start(&w, "warning: ");
-		tw_words(&w, r->warnings[i] ? r->warnings[i] : "");
-		tw_nl(&w);
+		textw_start(&w, "warning: ");
+		textw_words(&w, r->warnings[i] ? r->warnings[i] : "", text_ws);
+		textw_nl(&w);
 	}
-
-	/* Buffered stdio may only fail at flush time (ENOSPC, EPIPE). */
-	if (!w.err) {
-		errno = 0;
-		if (fflush(f) == EOF)
-			w.err = errno ? -errno : -EIO;
-		else if (ferror(f))
-			w.err = -EIO;
-	}
-	return w.err;
+	return textw_finish(&w);
 }

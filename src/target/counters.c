@@ -1,10 +1,9 @@
 /* counters.c - bytes a block device really moved, from its sysfs stat file. */
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "sysfs.h"
 #include "target.h"
 
 /*
@@ -16,24 +15,15 @@
  */
 void target_dev_counters(const struct target_info *t, struct dev_counters *c)
 {
-	char path[128], buf[512];
+	char buf[512];
 	uint64_t f[7];
-	ssize_t n;
-	int fd;
 
 	memset(c, 0, sizeof(*c));
 	if (!t->device[0])
 		return;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", t->device);
-	/* read(2), not stdio: this runs between timed phases, keep it cheap */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	/* one read(2), not stdio: this runs between timed phases, keep it cheap */
+	if (sysfs_read(buf, sizeof(buf), "/sys/class/block/%s/stat", t->device))
 		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
 	if (sscanf(buf, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
 		   " %" SCNu64 " %" SCNu64, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5],
 		   &f[6]) != 7)

@@ -3,9 +3,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <linux/fscrypt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "strutil.h"
+#include "mountinfo.h"
+#include "sysfs.h"
 #include "target.h"
 
 const char *target_kind_name(enum target_kind k)
@@ -65,48 +66,14 @@ static void join2(char *dst, size_t dstlen, const char *a, const char *b)
 	dst[la + lb] = '\0';
 }
 
-/* Read a small sysfs attribute, whitespace-trimmed. Returns 0 or -errno. */
-static int read_attr(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int read_attr(char *buf, size_t len, const char *fmt, ...)
-{
-	char path[PATH_MAX], raw[512];
-	va_list ap;
-	ssize_t n;
-	int fd, ret;
-
-	va_start(ap, fmt);
-	ret = vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret < 0 || (size_t)ret >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, raw, sizeof(raw) - 1);
-	ret = n < 0 ? -errno : 0;
-	close(fd);
-	if (ret)
-		return ret;
-	raw[n] = '\0';
-	str_copy_trimmed(buf, len, raw);
-	return 0;
-}
-
-/* A sysfs integer, or def when missing or not a number. */
+/* A sysfs count, or def when missing, negative or not a number. */
 static long long read_num(long long def, const char *dir, const char *attr)
 {
-	char buf[64], *end;
-	long long v;
+	uint64_t v;
 
-	if (read_attr(buf, sizeof(buf), "%s/%s", dir, attr))
+	if (sysfs_read_u64(&v, "%s/%s", dir, attr) || v > LLONG_MAX)
 		return def;
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	if (errno || end == buf)
-		return def;
-	return v;
+	return (long long)v;
 }
 
 /* Last path component of s into dst; with up = 1 the one before it. */
@@ -126,24 +93,6 @@ static void path_component(char *dst, size_t dstlen, const char *s, int up)
 		}
 		end = start;
 	}
-}
-
-/*
- * MAJ:MIN -> sysfs name. /sys/dev/block/MAJ:MIN is a symlink into
- * /sys/devices/.../block/<disk>[/<partition>]. Returns 0 or -errno.
- */
-static int dev_name(dev_t dev, char *name, size_t len, char *dest, size_t destlen)
-{
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	n = readlink(link, dest, destlen - 1);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENOENT;
-	dest[n] = '\0';
-	path_component(name, len, dest, 0);
-	return 0;
 }
 
 /* The whole disk of a sysfs block name: partitions carry a "partition"
@@ -168,9 +117,7 @@ static void disk_of(const char *name, char *disk, size_t len)
 
 static void find_device(struct target_info *t, dev_t dev)
 {
-	char dest[PATH_MAX];
-
-	if (dev_name(dev, t->device, sizeof(t->device), dest, sizeof(dest)))
+	if (sysfs_block_name(dev, t->device, sizeof(t->device)))
 		return;
 	disk_of(t->device, t->disk, sizeof(t->disk));
 }
@@ -205,21 +152,21 @@ static void probe_model(struct target_info *t, const char *sys)
 	ssize_t n;
 
 	if (!strncmp(t->disk, "loop", 4) &&
-	    !read_attr(buf, sizeof(buf), "%s/loop/backing_file", sys)) {
+	    !sysfs_read(buf, sizeof(buf), "%s/loop/backing_file", sys)) {
 		join2(t->model, sizeof(t->model), "loop:", buf);
 		return;
 	}
-	if (!read_attr(buf, sizeof(buf), "%s/dm/name", sys)) {
+	if (!sysfs_read(buf, sizeof(buf), "%s/dm/name", sys)) {
 		join2(t->model, sizeof(t->model), "dm:", buf);
 		return;
 	}
-	if (!read_attr(buf, sizeof(buf), "%s/md/level", sys)) {
+	if (!sysfs_read(buf, sizeof(buf), "%s/md/level", sys)) {
 		join2(t->model, sizeof(t->model), "md:", buf);
 		return;
 	}
-	if (!read_attr(model, sizeof(model), "%s/device/model", sys) && model[0]) {
+	if (!sysfs_read(model, sizeof(model), "%s/device/model", sys) && model[0]) {
 		/* PCI-style vendors ("0x1af4") are ids, not names: skip them */
-		if (!read_attr(vendor, sizeof(vendor) - 1, "%s/device/vendor", sys) &&
+		if (!sysfs_read(vendor, sizeof(vendor) - 1, "%s/device/vendor", sys) &&
 		    vendor[0] && strncmp(vendor, "0x", 2) &&
 		    strncasecmp(model, vendor, strlen(vendor))) {
 			strcat(vendor, " ");
@@ -252,23 +199,23 @@ static void probe_queue(struct target_info *t)
 	snprintf(sys, sizeof(sys), "/sys/block/%s", t->disk);
 	v = read_num(-1, sys, "queue/rotational");
 	t->rotational = v == 0 || v == 1 ? (int)v : -1;
-	if (!read_attr(buf, sizeof(buf), "%s/queue/scheduler", sys)) {
+	if (!sysfs_read(buf, sizeof(buf), "%s/queue/scheduler", sys)) {
 		parse_scheduler(t->scheduler, sizeof(t->scheduler), buf);
 		strip_brackets(t->schedulers, sizeof(t->schedulers), buf);
 	}
 	t->read_ahead_kb = (int)read_num(-1, sys, "queue/read_ahead_kb");
 	t->nr_requests = (int)read_num(-1, sys, "queue/nr_requests");
 	t->max_sectors_kb = (int)read_num(-1, sys, "queue/max_sectors_kb");
-	if (!read_attr(buf, sizeof(buf), "%s/queue/write_cache", sys))
+	if (!sysfs_read(buf, sizeof(buf), "%s/queue/write_cache", sys))
 		t->write_cache = !strcmp(buf, "write back") ? 1 :
 				 !strcmp(buf, "write through") ? 0 : -1;
 	v = read_num(-1, sys, "queue/discard_max_bytes");
 	t->discard = v < 0 ? -1 : v > 0;
-	read_attr(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
+	sysfs_read(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
 	/* SCSI/ATA keep the serial in binary VPD pages; what sysfs has as
 	 * text: NVMe device/serial, virtio's own serial, or a world-wide id */
 	for (i = 0; i < sizeof(serial_attrs) / sizeof(serial_attrs[0]); i++)
-		if (!read_attr(t->serial, sizeof(t->serial), "%s/%s", sys, serial_attrs[i]) &&
+		if (!sysfs_read(t->serial, sizeof(t->serial), "%s/%s", sys, serial_attrs[i]) &&
 		    t->serial[0])
 			break;
 	v = read_num(0, sys, "queue/logical_block_size");
@@ -307,23 +254,6 @@ static void probe_block_ioctls(struct target_info *t)
 		if (v > 0)
 			t->size_bytes = (uint64_t)v * 512;
 	}
-}
-
-/* Undo mountinfo's octal escapes (\040 space, \011 tab, \012, \134) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
-	}
-	*d = '\0';
 }
 
 /* Is mount point mp a path prefix of path ("/a" covers "/a/b", not "/ab")? */
@@ -371,53 +301,40 @@ static void merge_options(char *dst, size_t dstlen, const char *add)
 	}
 }
 
-/*
- * /proc/self/mountinfo line:
- * 27 1 254:0 / / rw,relatime [optional...] - ext4 /dev/vda rw,discard
- * The longest mount point covering the path wins; on a tie the later line,
- * which is mounted on top. Its source ("/dev/vda") goes to source.
- */
+/* What probe_mount looks for, and the best mount so far. */
+struct mount_pick {
+	struct target_info *t;
+	char *source;
+	size_t srclen;
+	size_t best;		/* length of its mount point */
+};
+
+/* The longest mount point covering the path wins; on a tie the later
+ * line, which is mounted on top. */
+static int pick_mount(const struct mnt_entry *m, void *arg)
+{
+	struct mount_pick *p = arg;
+	struct target_info *t = p->t;
+
+	if (!covers(m->point, t->resolved) || strlen(m->point) < p->best)
+		return 0;
+	p->best = strlen(m->point);
+	snprintf(t->mount_point, sizeof(t->mount_point), "%s", m->point);
+	snprintf(t->fs_type, sizeof(t->fs_type), "%s", m->fstype);
+	snprintf(p->source, p->srclen, "%s", m->source);
+	t->mount_options[0] = '\0';
+	merge_options(t->mount_options, sizeof(t->mount_options), m->options);
+	merge_options(t->mount_options, sizeof(t->mount_options), m->super);
+	return 0;
+}
+
+/* The file system t is on, from mountinfo; its source ("/dev/vda") goes
+ * to source. */
 static void probe_mount(struct target_info *t, char *source, size_t srclen)
 {
-	char *line = NULL, *f[6], *save, *sep, *fstype, *src, *super;
-	size_t cap = 0, best = 0;
-	FILE *m;
-	int i;
+	struct mount_pick p = { .t = t, .source = source, .srclen = srclen };
 
-	m = fopen("/proc/self/mountinfo", "re");
-	if (!m)
-		return;
-	while (getline(&line, &cap, m) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		sep = strstr(line, " - ");
-		if (!sep)
-			continue;
-		*sep = '\0';
-		fstype = strtok_r(sep + 3, " ", &save);
-		src = fstype ? strtok_r(NULL, " ", &save) : NULL;
-		if (!src)
-			continue;
-		super = strtok_r(NULL, " ", &save);
-		f[0] = strtok_r(line, " ", &save);
-		for (i = 1; i < 6; i++)
-			f[i] = f[i - 1] ? strtok_r(NULL, " ", &save) : NULL;
-		if (!f[5])
-			continue;
-		unescape(f[4]);
-		if (!covers(f[4], t->resolved) || strlen(f[4]) < best)
-			continue;
-		best = strlen(f[4]);
-		snprintf(t->mount_point, sizeof(t->mount_point), "%s", f[4]);
-		snprintf(t->fs_type, sizeof(t->fs_type), "%s", fstype);
-		unescape(src);
-		snprintf(source, srclen, "%s", src);
-		t->mount_options[0] = '\0';
-		merge_options(t->mount_options, sizeof(t->mount_options), f[5]);
-		if (super)
-			merge_options(t->mount_options, sizeof(t->mount_options), super);
-	}
-	free(line);
-	fclose(m);
+	mnt_walk(pick_mount, &p);
 }
 
 /* ---- what it is, and the layers under the data ------------------------- */
@@ -501,7 +418,8 @@ static void stack_add(struct target_info *t, const char *layer)
  */
 static void walk_stack(struct target_info *t, const char *name, int depth)
 {
-	char sys[PATH_MAX], buf[256], disk[64];
+	const struct sysfs_layer *layer;
+	char sys[PATH_MAX], disk[64];
 	struct dirent *de;
 	DIR *d;
 
@@ -512,25 +430,10 @@ static void walk_stack(struct target_info *t, const char *name, int depth)
 		walk_stack(t, disk, depth + 1);
 		return;
 	}
-	snprintf(sys, sizeof(sys), "/sys/class/block/%s", name);
-	/* dm/uuid prefixes are set by the tool that made the mapping */
-	if (!read_attr(buf, sizeof(buf), "%s/dm/uuid", sys)) {
-		if (!strncmp(buf, "CRYPT-", 6)) {
-			stack_add(t, "dm-crypt");
-			t->encrypted = true;
-		} else if (!strncmp(buf, "LVM-", 4)) {
-			stack_add(t, "LVM");
-		} else if (!strncmp(buf, "mpath-", 6)) {
-			stack_add(t, "multipath");
-		} else if (!strncmp(buf, "VERITY-", 7)) {
-			stack_add(t, "dm-verity");
-		} else if (!strncmp(buf, "INTEGRITY-", 10)) {
-			stack_add(t, "dm-integrity");
-		}	/* others (linear, kpartx partitions) only move blocks */
-	} else if (!read_attr(buf, sizeof(buf), "%s/md/level", sys)) {
-		stack_add(t, "md RAID");
-	} else if (!strncmp(name, "bcache", 6)) {
-		stack_add(t, "bcache");
+	layer = sysfs_layer_of(name, NULL);
+	if (layer) {
+		stack_add(t, layer->name);
+		t->encrypted |= layer->encrypts;
 	}
 	snprintf(sys, sizeof(sys), "/sys/class/block/%s/slaves", name);
 	d = opendir(sys);
@@ -601,12 +504,12 @@ static void fs_stack(struct target_info *t)
  * its mount source, when that is a block device. */
 static void source_stack(struct target_info *t, const char *source)
 {
-	char name[64], dest[PATH_MAX];
+	char name[64];
 	struct stat st;
 
 	if (strncmp(source, "/dev/", 5) || stat(source, &st) || !S_ISBLK(st.st_mode))
 		return;
-	if (!dev_name(st.st_rdev, name, sizeof(name), dest, sizeof(dest)))
+	if (!sysfs_block_name(st.st_rdev, name, sizeof(name)))
 		walk_stack(t, name, 0);
 }
 

@@ -15,8 +15,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "safety.h"
 #include "strutil.h"
+#include "sysfs.h"
 
 /* A block device the gate looks at: the target, or one of its partitions. */
 struct sdev {
@@ -53,59 +55,6 @@ static void verdict(struct safety_verdict *v, bool allowed, bool overridable, co
 	va_end(ap);
 }
 
-/* A small sysfs attribute, trailing newline cut. Returns 0 or -errno. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		ret = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (!ret)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ret;
-}
-
-static int read_u64(const char *path, uint64_t *out)
-{
-	char buf[64], *end;
-	int ret = read_line(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	errno = 0;
-	*out = strtoull(buf, &end, 10);
-	return errno || end == buf ? -EINVAL : 0;
-}
-
-static int read_devno(const char *path, dev_t *out)
-{
-	char buf[64];
-	unsigned maj, min;
-	int ret = read_line(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	*out = makedev(maj, min);
-	return 0;
-}
-
-/* Copy a sysfs name; -ENAMETOOLONG rather than a truncated, wrong name. */
-static int copy_name(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
 /* Is path a block device node for dev? */
 static bool node_is(const char *path, dev_t dev)
 {
@@ -117,7 +66,6 @@ static bool node_is(const char *path, dev_t dev)
 /* Add partition "name" found under the sysfs directory of the target. */
 static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
 {
-	char p[PATH_MAX];
 	struct sdev *d;
 	int ret;
 
@@ -125,19 +73,16 @@ static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
 		return -E2BIG;
 	d = &s->d[s->n];
 	memset(d, 0, sizeof(*d));
-	ret = copy_name(d->name, sizeof(d->name), name);
-	if (ret)
-		return ret;
+	if (strlen(name) >= sizeof(d->name))
+		return -ENAMETOOLONG;	/* not a cut, wrong name */
+	memcpy(d->name, name, strlen(name) + 1);
 	d->partition = true;
-	snprintf(p, sizeof(p), "%s/%s/dev", sysdir, name);
-	ret = read_devno(p, &d->dev);
+	ret = sysfs_read_devno(&d->dev, "%s/%s/dev", sysdir, name);
 	if (ret)
 		return ret;
-	snprintf(p, sizeof(p), "%s/%s/start", sysdir, name);
-	if (read_u64(p, &d->start))
+	if (sysfs_read_u64(&d->start, "%s/%s/start", sysdir, name))
 		d->start = 0;
-	snprintf(p, sizeof(p), "%s/%s/size", sysdir, name);
-	if (read_u64(p, &d->size))
+	if (sysfs_read_u64(&d->size, "%s/%s/size", sysdir, name))
 		d->size = 0;
 	snprintf(d->path, sizeof(d->path), "/dev/%s", name);
 	d->has_node = node_is(d->path, d->dev);
@@ -152,12 +97,10 @@ static int add_partition(struct sdevs *s, const char *sysdir, const char *name)
  */
 static int collect(const char *path, struct sdevs *s)
 {
-	char sysdir[64], dest[PATH_MAX], p[PATH_MAX];
+	char sysdir[64], p[PATH_MAX];
 	struct sdev *d = &s->d[0];
 	struct dirent *de;
 	struct stat st;
-	const char *base;
-	ssize_t n;
 	DIR *dir;
 	int ret = 0;
 
@@ -172,15 +115,10 @@ static int collect(const char *path, struct sdevs *s)
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	snprintf(s->disk_path, sizeof(s->disk_path), "%s", path);
 
-	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
-	n = readlink(sysdir, dest, sizeof(dest) - 1);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENOENT;
-	dest[n] = '\0';
-	base = strrchr(dest, '/');
-	ret = copy_name(d->name, sizeof(d->name), base ? base + 1 : dest);
+	ret = sysfs_block_name(d->dev, d->name, sizeof(d->name));
 	if (ret)
 		return ret;
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(d->dev), minor(d->dev));
 
 	snprintf(p, sizeof(p), "%s/partition", sysdir);
 	if (access(p, F_OK) == 0) {
@@ -206,74 +144,43 @@ static int collect(const char *path, struct sdevs *s)
 	return ret;
 }
 
-/* Undo the octal escapes (\040 for a space) of /proc/self/mountinfo and
- * /proc/swaps, in place. */
-static void unescape(char *s)
-{
-	char *w = s;
+/* What find_mounted looks for, and what it found. */
+struct mount_find {
+	const struct sdevs *s;
+	char *mnt;
+	size_t mntlen;
+	int found;		/* index into s, or -1 */
+};
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
+static int match_mount(const struct mnt_entry *m, void *arg)
+{
+	struct mount_find *mf = arg;
+	const struct sdevs *s = mf->s;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->d[i].dev == m->dev || (major(m->dev) == 0 && m->source[0] == '/' &&
+					      node_is(m->source, s->d[i].dev))) {
+			mf->found = (int)i;
+			snprintf(mf->mnt, mf->mntlen, "%s", m->point);
+			return 1;
 		}
 	}
-	*w = '\0';
+	return 0;
 }
 
 /*
- * Where is one of s mounted? mountinfo field 3 is the MAJ:MIN of the mounted
- * device. btrfs shows an anonymous 0:N there, so the mount source (after the
- * " - fstype " separator) is also stat()ed and compared by device number.
- * Returns the index into s, or -1; mnt gets the mount point.
+ * Where is one of s mounted? A mount's MAJ:MIN is the mounted device's,
+ * but btrfs shows an anonymous 0:N there, so the mount source is also
+ * stat()ed and compared by device number. Returns the index into s, or -1;
+ * mnt gets the mount point.
  */
 static int find_mounted(const struct sdevs *s, char *mnt, size_t mntlen)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *sep, *fields[6], *save, *src;
-	unsigned maj, min, i, k;
-	size_t cap = 0;
-	int found = -1;
-	dev_t dev;
+	struct mount_find mf = { .s = s, .mnt = mnt, .mntlen = mntlen, .found = -1 };
 
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		sep = strstr(line, " - ");
-		/* fields: id parent MAJ:MIN root mountpoint options */
-		fields[0] = strtok_r(line, " ", &save);
-		for (k = 1; k < 6 && fields[k - 1]; k++)
-			fields[k] = strtok_r(NULL, " ", &save);
-		if (k < 6 || !fields[5] || sscanf(fields[2], "%u:%u", &maj, &min) != 2)
-			continue;
-		dev = makedev(maj, min);
-		src = NULL;
-		if (sep) {
-			/* " - fstype source superoptions" */
-			src = strchr(sep + 3, ' ');
-			if (src) {
-				src++;
-				src[strcspn(src, " ")] = '\0';
-				unescape(src);
-			}
-		}
-		for (i = 0; i < s->n && found < 0; i++) {
-			if (s->d[i].dev == dev || (maj == 0 && src && src[0] == '/' &&
-						  node_is(src, s->d[i].dev)))
-				found = (int)i;
-		}
-		if (found >= 0) {
-			unescape(fields[4]);
-			snprintf(mnt, mntlen, "%s", fields[4]);
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
+	mnt_walk(match_mount, &mf);
+	return mf.found;
 }
 
 /*
@@ -297,7 +204,7 @@ static int find_swap(const struct sdevs *s, bool blk, dev_t fdev, ino_t ino)
 		goto out;
 	while (found < 0 && getline(&line, &cap, f) > 0) {
 		line[strcspn(line, " \t\n")] = '\0';
-		unescape(line);
+		mnt_unescape(line);
 		if (stat(line, &st) < 0)
 			continue;
 		if (!blk) {
@@ -320,25 +227,13 @@ out:
 /* What kind of holder is /sys/class/block/<name>? */
 static const char *holder_kind(const char *name)
 {
-	char p[PATH_MAX], uuid[256];
+	const struct sysfs_layer *layer;
+	bool dm;
 
-	if (!strncmp(name, "dm-", 3)) {
-		snprintf(p, sizeof(p), "/sys/class/block/%s/dm/uuid", name);
-		if (read_line(p, uuid, sizeof(uuid)) == 0) {
-			if (!strncmp(uuid, "LVM-", 4))
-				return "LVM";
-			if (!strncmp(uuid, "CRYPT-", 6))
-				return "dm-crypt";
-			if (!strncmp(uuid, "mpath-", 6))
-				return "multipath";
-		}
-		return "LVM/device-mapper";
-	}
-	if (!strncmp(name, "md", 2))
-		return "md RAID";
-	if (!strncmp(name, "bcache", 6))
-		return "bcache";
-	return "another block device";
+	layer = sysfs_layer_of(name, &dm);
+	if (layer)
+		return layer->name;
+	return dm ? "LVM/device-mapper" : "another block device";
 }
 
 /* The holders of d, "dm-0 (LVM), md127 (md RAID)", into out. Returns their
@@ -573,7 +468,7 @@ static int find_loop_backing(const struct stat *st, char *loop, size_t looplen)
 	struct loop_info64 li;
 	struct dirent *de;
 	struct stat bs;
-	char p[PATH_MAX], backing[PATH_MAX];
+	char backing[PATH_MAX];
 	DIR *dir = opendir("/sys/block");
 	int fd, found = 0;
 
@@ -582,8 +477,8 @@ static int find_loop_backing(const struct stat *st, char *loop, size_t looplen)
 	while (!found && (de = readdir(dir))) {
 		if (strncmp(de->d_name, "loop", 4))
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
-		if (read_line(p, backing, sizeof(backing)))
+		if (sysfs_read(backing, sizeof(backing), "/sys/block/%s/loop/backing_file",
+			       de->d_name))
 			continue;	/* not bound to a file */
 		snprintf(loop, looplen, "/dev/%s", de->d_name);
 		fd = open(loop, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

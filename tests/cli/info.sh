@@ -1,6 +1,7 @@
 #!/bin/bash
 # info.sh - `diskbench info`: facts and write verdicts for a directory, a file, a
-# symlink and (root) a loop device; JSON target keys equal to a run's; bad targets.
+# symlink, a path wider than a line and (root) a loop device; JSON target keys
+# equal to a run's; bad targets.
 #
 # info only reads: sysfs, mountinfo, and block devices opened read-only. The
 # loop part needs root and is skipped (with a note) otherwise.
@@ -97,6 +98,18 @@ assert t["kind"] == "file" and t["kind_detail"] == "regular file", t
 assert t["resolved_path"] == sys.argv[2], t["resolved_path"]
 assert t["size_bytes"] == 65536, t["size_bytes"]
 assert w["allowed"] is False and w["with_destructive"]["allowed"] is True, w
+EOF
+
+# ---- a path wider than a line: cut between characters, within 100 columns ----------
+u=$W/$(printf '\303\251%.0s' $(seq 1 120))
+mkdir "$u" || fail "cannot make $u"
+info "$u"
+[ $rc -eq 0 ] || { cat "$W/err"; fail "info on a long UTF-8 path: exit $rc"; }
+python3 - "$W/out" <<'EOF' || { cat "$W/out"; fail "info cut a character, or is too wide"; }
+import sys
+for line in open(sys.argv[1], "rb").read().split(b"\n"):
+    s = line.decode("utf-8")    # fails on a character cut in two
+    assert len(s) <= 100, (len(s), s)
 EOF
 
 # ---- bad input: one line, exit 2, nothing written ---------------------------------

@@ -26,6 +26,12 @@ static void check_fmt(void)
 		{999.6, "1.00k"}, {12345, "12.3k"}, {1.23e6, "1.23M"}, {12.3e6, "12.3M"},
 		{1.23e9, "1.23G"}, {999.96e3, "1.00M"}, {-3, "-"},
 	};
+	static const struct { uint64_t v; const char *want; } cap[] = {
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.00 KiB"}, {10230, "9.99 KiB"},
+		{10235, "10.0 KiB"}, {102348, "99.9 KiB"}, {1047961, "1023 KiB"},
+		{1048064, "1.00 MiB"}, {4123456789ull, "3.84 GiB"}, {12345678901ull, "11.5 GiB"},
+		{21474836480ull, "20.0 GiB"}, {UINT64_MAX, "16.0 EiB"},
+	};
 	char b[32];
 	unsigned i;
 
@@ -33,6 +39,8 @@ static void check_fmt(void)
 		EXPECT_STR(report_fmt_ns(ns[i].v, b, sizeof(b)), ns[i].want);
 	for (i = 0; i < sizeof(cnt) / sizeof(cnt[0]); i++)
 		EXPECT_STR(report_fmt_count(cnt[i].v, b, sizeof(b)), cnt[i].want);
+	for (i = 0; i < sizeof(cap) / sizeof(cap[0]); i++)
+		EXPECT_STR(report_fmt_capacity(cap[i].v, b, sizeof(b)), cap[i].want);
 	/* tiny buffer: truncated, terminated */
 	report_fmt_ns(123456, b, 3);
 	EXPECT_STR(b, "12");

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "hist.h"
+#include "host.h"
 #include "result.h"
 
 /* ---- fixed-seed PRNG (splitmix64): reproducible, no dependency ---------- */

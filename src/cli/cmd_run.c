@@ -1,4 +1,4 @@
-/* run.c - "diskbench [run] [OPTIONS] [TARGET]": plan, safety, run, report. */
+/* cmd_run.c - "diskbench [run] [OPTIONS] [TARGET]": plan, safety, run, report. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -15,7 +15,9 @@
 #include "annotate.h"
 #include "budget.h"
 #include "cli.h"
+#include "clock.h"
 #include "engine.h"
+#include "host.h"
 #include "opts.h"
 #include "parse.h"
 #include "plan.h"

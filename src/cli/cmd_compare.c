@@ -1,4 +1,4 @@
-/* compare.c - "diskbench compare A.json B.json...": results against a baseline. */
+/* cmd_compare.c - "diskbench compare A.json B.json...": results against a baseline. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

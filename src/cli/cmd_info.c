@@ -1,4 +1,4 @@
-/* info.c - "diskbench info TARGET": what the target is and whether diskbench may write to it. */
+/* cmd_info.c - "diskbench info TARGET": what the target is and whether it may be written. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,4 @@
-/* report.c - "diskbench report RESULT.json...": re-render saved results. */
+/* cmd_report.c - "diskbench report RESULT.json...": re-render saved results. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* list.c - "diskbench list engines|profiles|tests": what this build can do here. */
+/* cmd_list.c - "diskbench list engines|profiles|tests": what this build can do here. */
 #include <stdio.h>
 #include <string.h>
 
