@@ -82,7 +82,7 @@ int cmd_info(int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;	/* getopt would name "info", not diskbench */
-	optind = 1;
+	optind = 0;	/* 0: getopt starts afresh, also inside a group of short options */
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
