@@ -7,6 +7,7 @@
 
 #include "outfile.h"
 #include "result.h"
+#include "runner.h"
 
 /* Exit statuses (DESIGN.md section 2). */
 enum {
@@ -56,6 +57,18 @@ void cli_result_outputs(struct cli_output o[3], const char *json, const char *cs
 /* Flush stdout and say so when it failed (a full disk, a closed pipe).
  * Returns EXIT_OK or EXIT_RUNTIME. */
 int cli_close_stdout(void);
+
+/* progress.c: the live line on a terminal (callers check isatty and
+ * --quiet). cli_progress_test is a test_spec.progress callback, its arg a
+ * struct cli_progress; cli_progress_layout a stage_in.progress callback,
+ * its arg the target's path; cli_progress_clear erases the line. */
+struct cli_progress {
+	char head[128];		/* "[2/6] seq-read 1m qd8", with " pass 2/5" under --repeat */
+	uint64_t last_ns, last_ops, last_bytes;
+};
+void cli_progress_test(void *arg, const struct runner_progress *rp);
+void cli_progress_layout(void *arg, uint64_t done, uint64_t total);
+void cli_progress_clear(void);
 
 /* inputs.c: read every saved result in paths[0..n) into *out (an array the
  * caller frees with cli_free_results), all before anything is written.

@@ -133,55 +133,6 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* Live progress on a terminal: one line, rewritten in place. */
-struct progress_state {
-	char head[128];		/* "[2/6] seq-read 1m qd8", with " pass 2/5" under --repeat */
-	uint64_t last_ns, last_ops, last_bytes;
-};
-
-static void show_progress(void *arg, const struct runner_progress *rp)
-{
-	struct progress_state *p = arg;
-	double dt = (double)(rp->elapsed_ns - p->last_ns) / 1e9;
-	char iops[32];
-
-	if (rp->phase != RUNNER_RUN) {
-		const char *what = rp->phase == RUNNER_SETUP ? "setting up" : "cleaning up";
-
-		if (rp->todo)
-			fprintf(stderr, "\r\033[K%s  %s: %" PRIu64 " of %" PRIu64 " files", p->head,
-				what, rp->done, rp->todo);
-		else
-			fprintf(stderr, "\r\033[K%s  %s", p->head, what);
-		return;
-	}
-	if (!rp->ops) {
-		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  ramp", p->head,
-			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9);
-	} else if (dt > 0) {
-		report_fmt_count((double)(rp->ops - p->last_ops) / dt, iops, sizeof(iops));
-		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->head,
-			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9, iops,
-			(double)(rp->bytes - p->last_bytes) / dt / 1e6);
-	}
-	p->last_ns = rp->elapsed_ns;
-	p->last_ops = rp->ops;
-	p->last_bytes = rp->bytes;
-}
-
-/* The layout's progress: "laying out 1024 MiB in DIR: 45 %". */
-static void show_layout(void *arg, uint64_t done, uint64_t total)
-{
-	static uint64_t last;
-	uint64_t now = clock_ns();
-
-	if (now - last < 500000000u && done < total)
-		return;
-	last = now;
-	fprintf(stderr, "\r\033[Klaying out %" PRIu64 " MiB in %s: %u %%", total >> 20,
-		(const char *)arg, (unsigned)(100 * done / (total ? total : 1)));
-}
-
 /*
  * The first SIGINT asks the running test to stop and the run to report what
  * it measured; the second stops at once, still removing scratch files
@@ -421,7 +372,7 @@ static int do_stage(struct run_ctx *c)
 {
 	struct stage_in in = { .plan = &c->plan, .e = c->e, .ti = &c->ti, .size = c->size,
 			       .seed = c->s.seed, .stop = &interrupted,
-			       .progress = c->progress ? show_layout : NULL,
+			       .progress = c->progress ? cli_progress_layout : NULL,
 			       .progress_arg = (void *)c->ti.path };
 	char err[768];
 	int ret;
@@ -430,7 +381,7 @@ static int do_stage(struct run_ctx *c)
 	catch_sigint();
 	ret = run_stage(&c->stage, &in, err, sizeof(err));
 	if (c->progress)
-		fputs("\r\033[K", stderr);
+		cli_progress_clear();
 	if (ret == -EINTR) {
 		result_add_warning(&c->r, "%s", err);
 		return 128 + SIGINT;
@@ -456,7 +407,7 @@ static int do_stage(struct run_ctx *c)
 static int run_one(struct run_ctx *c, unsigned i)
 {
 	struct test_spec *t = &c->plan.specs[i];
-	struct progress_state ps = { 0 };
+	struct cli_progress ps = { 0 };
 	struct test_result tr, acc;
 	char name[64], err[512];
 	int ret;
@@ -468,7 +419,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 				 c->plan.n, c->pass + 1, c->npass, name);
 		else
 			snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s", i + 1, c->plan.n, name);
-		t->progress = show_progress;
+		t->progress = cli_progress_test;
 		t->progress_arg = &ps;
 		fprintf(stderr, "\r\033[K%s", ps.head);
 	}
@@ -492,7 +443,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 		/* What was measured before stays: the failure is reported
 		 * with it, in every output, and the exit status says so. */
 		if (c->progress)
-			fputs("\r\033[K", stderr);
+			cli_progress_clear();
 		cli_error("%s: %s", name, err);
 		result_add_warning(&c->r, "%s could not run: %s; the tests before it are "
 				   "reported, the rest of the plan was not run", name, err);
@@ -586,7 +537,7 @@ static int do_report(struct run_ctx *c, int status)
 				   "through the name; the empty directory is left where it went",
 				   c->stage.scratch, c->ti.path);
 	if (c->progress)
-		fputs("\r\033[K", stderr);
+		cli_progress_clear();
 	for (unsigned i = 0; i < c->r.nwarnings; i++)
 		cli_warn("%s", c->r.warnings[i]);
 	if (!c->r.ntests)
