@@ -224,6 +224,11 @@ static int char_eof(struct char_state *st, bool *wrapped)
 	return char_rewind(st);
 }
 
+/* Aligned: the getc loop below is a few instructions that run a billion
+ * times a second, and where it falls against 64-byte lines moved its cost
+ * by 14 % between two builds with the same instructions (callgrind: the
+ * same 11349 per op; cpu 0.64 vs 0.73 us per op). */
+__attribute__((aligned(64)))
 static int64_t char_read_op(void *arg)
 {
 	struct char_state *st = arg;
