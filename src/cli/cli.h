@@ -58,6 +58,20 @@ void cli_result_outputs(struct cli_output o[3], const char *json, const char *cs
  * Returns EXIT_OK or EXIT_RUNTIME. */
 int cli_close_stdout(void);
 
+/* common.c: what run and tune both do before they measure.
+ * cli_writes_verdict: may a run write to ti (the safety gate; the reason is
+ * filled even when the checks could not run). cli_check_dir_writable: a
+ * directory target takes scratch files (0, or -EROFS/-EACCES with err).
+ * cli_now_iso: the time as ISO 8601 UTC. cli_load_profile: -1 when loaded,
+ * else the exit status after saying why. */
+struct safety_verdict;
+struct profile;
+void cli_writes_verdict(const char *destructive, const struct target_info *ti,
+			struct safety_verdict *v);
+int cli_check_dir_writable(const struct target_info *ti, char *err, size_t errlen);
+void cli_now_iso(char *buf, size_t len);
+int cli_load_profile(const char *name, struct profile *prof);
+
 /* progress.c: the live line on a terminal (callers check isatty and
  * --quiet). cli_progress_test is a test_spec.progress callback, its arg a
  * struct cli_progress; cli_progress_layout a stage_in.progress callback,

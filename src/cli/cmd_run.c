@@ -57,42 +57,6 @@ static void usage(FILE *f)
 		"2 usage error, 3 refused for safety, 130 interrupted.\n");
 }
 
-/* May this run write to the target? Block devices and files go through the
- * safety gate; a directory gets its own scratch files. */
-static void writes_verdict(const struct settings *s, const struct target_info *ti,
-			   struct safety_verdict *v)
-{
-	int ret = safety_check_writes(ti, s->destructive, v);
-
-	if (ret && !v->reason[0])
-		snprintf(v->reason, sizeof(v->reason), "the safety checks failed: %s",
-			 strerror(-ret));
-	if (ret)
-		v->allowed = false;
-}
-
-/* A directory target is written to (scratch files): say so now, clearly,
- * rather than failing on the first create. */
-static int check_dir_writable(const struct target_info *ti, char *err, size_t errlen)
-{
-	struct statvfs sv;
-
-	if (ti->kind != TARGET_DIR)
-		return 0;
-	if (!statvfs(ti->resolved, &sv) && (sv.f_flag & ST_RDONLY)) {
-		snprintf(err, errlen, "%s is on a read-only file system: diskbench writes its "
-			 "scratch files in a directory target (to read a device, name the "
-			 "device)", ti->path);
-		return -EROFS;
-	}
-	if (access(ti->resolved, W_OK | X_OK)) {
-		snprintf(err, errlen, "%s: cannot create scratch files here: %s", ti->path,
-			 strerror(errno));
-		return -EACCES;
-	}
-	return 0;
-}
-
 /* Scratch directories of killed runs (kill -9 leaves them): say where, and
  * how to remove them; never remove them unasked. */
 static void note_leftovers(const struct target_info *ti, struct run_result *r)
@@ -162,28 +126,6 @@ static void catch_sigint(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
-static void now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* Load the profile of --profile (default: quick): exit status or -1. */
-static int load_profile(const struct settings *cli, struct profile *prof)
-{
-	const char *name = cli->profile ? cli->profile : DEFAULT_PROFILE;
-	char err[600];
-	int ret = profile_load(prof, name, err, sizeof(err));
-
-	if (!ret)
-		return -1;
-	cli_error("%s", err);
-	return ret == -ENOMEM || ret == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
-}
-
 /* Everything one run holds, from the options to the reports. */
 struct run_ctx {
 	struct settings cli, s;
@@ -228,7 +170,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		return RUN_DONE;
 	}
 	*target = npos ? pos[0] : ".";
-	ret = load_profile(&c->cli, &c->prof);
+	ret = cli_load_profile(c->cli.profile ? c->cli.profile : DEFAULT_PROFILE, &c->prof);
 	if (ret >= 0)
 		return ret;
 	/* The run's settings: defaults < [profile] < the command line. */
@@ -283,18 +225,18 @@ static int do_probe(struct run_ctx *c, const char *target)
 		cli_error("%s: %s", target, err);
 		return EXIT_USAGE;
 	}
-	ret = check_dir_writable(&c->ti, err, sizeof(err));
+	ret = cli_check_dir_writable(&c->ti, err, sizeof(err));
 	if (!ret)
 		ret = plan_pick_size(&c->s, &c->ti, &c->size, err, sizeof(err));
 	if (ret) {
 		cli_error("%s", err);
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
-	writes_verdict(&c->s, &c->ti, &c->writes);
+	cli_writes_verdict(c->s.destructive, &c->ti, &c->writes);
 	if (c->ti.kind == TARGET_DIR)
 		note_leftovers(&c->ti, &c->r);
 	c->r.tool_version = PACKAGE_VERSION;
-	now_iso(c->r.started_at, sizeof(c->r.started_at));
+	cli_now_iso(c->r.started_at, sizeof(c->r.started_at));
 	if (c->s.label)
 		snprintf(c->r.label, sizeof(c->r.label), "%s", c->s.label);
 	host_probe(&c->r.host);

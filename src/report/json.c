@@ -85,6 +85,17 @@ static void jw_list(struct jw *w, const char *key, const char *s, size_t n, int 
 	jw_close(w, ']');
 }
 
+void report_json_host(struct jw *w, const struct host_info *h)
+{
+	jw_open(w, "host", '{', false);
+	jw_field(w, "hostname", h->hostname);
+	jw_field(w, "kernel", h->kernel);
+	jw_field(w, "cpu_model", h->cpu_model);
+	jw_u64(w, "cpus", h->cpus);
+	jw_u64(w, "memory_bytes", h->memory_bytes);
+	jw_close(w, '}');
+}
+
 void report_json_target(struct jw *w, const struct target_info *t)
 {
 	bool fs = t->kind != TARGET_BLOCK;
@@ -336,14 +347,7 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_field(&w, "started_at", r->started_at);
 	jw_field(&w, "label", r->label);
 
-	jw_open(&w, "host", '{', false);
-	jw_field(&w, "hostname", r->host.hostname);
-	jw_field(&w, "kernel", r->host.kernel);
-	jw_field(&w, "cpu_model", r->host.cpu_model);
-	jw_u64(&w, "cpus", r->host.cpus);
-	jw_u64(&w, "memory_bytes", r->host.memory_bytes);
-	jw_close(&w, '}');
-
+	report_json_host(&w, &r->host);
 	report_json_target(&w, &r->target);
 	json_settings(&w, r);
 	jw_u64(&w, "clock_overhead_ns", r->clock_overhead_ns);

@@ -268,7 +268,10 @@ static inline int jw_finish(struct jw *w)
 }
 
 /* The "target" object (key "target"), the same keys in every document that
- * describes a target: a run's result and `diskbench info`. In json.c. */
+ * describes a target: a run's result, `diskbench info`, a tune. In json.c.
+ * The "host" object likewise. */
 void report_json_target(struct jw *w, const struct target_info *t);
+struct host_info;
+void report_json_host(struct jw *w, const struct host_info *h);
 
 #endif
