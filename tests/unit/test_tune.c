@@ -1,5 +1,5 @@
-/* test_tune.c - the tune module: knob checks and the journal's format and refusals, without
- * changing any device. */
+/* test_tune.c - the tune module: knob checks and the journal's format and refusals without a
+ * device; as root, apply, restore and the signal path on loop devices made for the test. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -714,6 +714,580 @@ static void test_no_device(void **state)
 	rm_file("nosuch0.journal");
 }
 
+/* ---- on a loop device (root) --------------------------------------------- */
+
+/* A loop device made for one test over an image in /dev/shm, and its
+ * queue settings as they were when it was attached, put back before it
+ * is detached (a loop device's queue outlives the attachment). */
+struct loopdev {
+	char img[PATH_MAX];
+	char dev[64];		/* /dev/loopN */
+	char name[32];		/* loopN */
+	bool have[KNOB_COUNT];
+	char orig[KNOB_COUNT][TUNE_VALUE_MAX];
+	struct target_info ti;
+	struct tune_queue q;
+};
+
+static int sys_put(const char *disk, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+	ssize_t w;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", disk, attr);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, value, strlen(value));
+	close(fd);
+	return w == (ssize_t)strlen(value) ? 0 : -EIO;
+}
+
+/* Write an MBR with one Linux partition from sector 2048 to the end. */
+static int write_mbr(int fd, uint64_t size)
+{
+	unsigned char mbr[512] = { 0 }, *e = mbr + 446;
+	uint32_t start = 2048, count = (uint32_t)(size / 512) - start;
+	int i;
+
+	e[4] = 0x83;
+	for (i = 0; i < 4; i++) {
+		e[8 + i] = (unsigned char)(start >> (8 * i));
+		e[12 + i] = (unsigned char)(count >> (8 * i));
+	}
+	mbr[510] = 0x55;
+	mbr[511] = 0xaa;
+	return pwrite(fd, mbr, sizeof(mbr), 0) == (ssize_t)sizeof(mbr) ? 0 : -1;
+}
+
+static void loop_put_back(struct loopdev *l)
+{
+	/* the scheduler before nr_requests, which it resets; max_sectors_kb
+	 * before read_ahead_kb, which it raises */
+	static const enum tune_knob order[] = {
+		KNOB_SCHEDULER, KNOB_MAX_SECTORS, KNOB_READ_AHEAD, KNOB_NR_REQUESTS,
+		KNOB_NOMERGES, KNOB_WBT,
+	};
+	enum tune_knob k;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		k = order[i];
+		if (l->have[k] && sys_put(l->name, tune_knob_attr(k), l->orig[k]))
+			print_message("could not put back %s %s on %s\n", tune_knob_attr(k),
+				      l->orig[k], l->name);
+	}
+}
+
+static int loop_setup_flags(void **state, bool partitioned)
+{
+	static const uint64_t size = 64ull << 20;
+	struct loopdev *l;
+	char cmd[PATH_MAX + 64], err[512];
+	FILE *p;
+	int fd, k;
+
+	*state = NULL;
+	if (geteuid() != 0) {
+		print_message("not root: no loop device, its tests are skipped\n");
+		return 0;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -1;
+	snprintf(l->img, sizeof(l->img), "/dev/shm/test_tune.img.XXXXXX");
+	fd = mkstemp(l->img);
+	if (fd < 0 || ftruncate(fd, (off_t)size) || (partitioned && write_mbr(fd, size))) {
+		if (fd >= 0)
+			close(fd);
+		goto out_img;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s%s 2>/dev/null",
+		 partitioned ? "-P " : "", l->img);
+	p = popen(cmd, "r");
+	if (!p)
+		goto out_img;
+	if (!fgets(l->dev, sizeof(l->dev), p))
+		l->dev[0] = '\0';
+	pclose(p);
+	l->dev[strcspn(l->dev, "\n")] = '\0';
+	if (strncmp(l->dev, "/dev/loop", 9)) {
+		print_message("losetup gave no loop device: its tests are skipped\n");
+		goto out_img;
+	}
+	snprintf(l->name, sizeof(l->name), "%s", l->dev + 5);
+	for (k = 0; k < KNOB_COUNT; k++)
+		l->have[k] = !sys_get(l->name, tune_knob_attr(k), l->orig[k], sizeof(l->orig[k]));
+	if (target_probe(l->dev, &l->ti, err, sizeof(err)) ||
+	    tune_queue_probe(&l->ti, &l->q, err, sizeof(err))) {
+		print_message("%s: %s\n", l->dev, err);
+		*state = l;
+		return -1;
+	}
+	*state = l;
+	return 0;
+out_img:
+	unlink(l->img);
+	free(l);
+	return 0;
+}
+
+static int loop_setup(void **state)
+{
+	return loop_setup_flags(state, false);
+}
+
+static int loop_setup_parts(void **state)
+{
+	return loop_setup_flags(state, true);
+}
+
+static int loop_teardown(void **state)
+{
+	struct loopdev *l = *state;
+	char cmd[128], name[96];
+	int ret;
+
+	if (!l)
+		return 0;
+	loop_put_back(l);
+	snprintf(name, sizeof(name), "%s.journal", l->name);
+	rm_file(name);
+	tune_restore_disarm();
+	snprintf(cmd, sizeof(cmd), "losetup -d %s", l->dev);
+	ret = system(cmd);
+	unlink(l->img);
+	free(l);
+	return ret ? -1 : 0;
+}
+
+#define LOOP_OR_SKIP(l) do { \
+		if (!(l)) \
+			skip(); \
+	} while (0)
+
+/* A scheduler q offers that is not the active one, bfq if it can. */
+static const char *other_scheduler(const struct tune_queue *q, char *buf, size_t len)
+{
+	char list[128], *w, *save;
+
+	if (strstr(q->schedulers, "bfq") && strcmp(q->value[KNOB_SCHEDULER], "bfq"))
+		return "bfq";
+	snprintf(list, sizeof(list), "%s", q->schedulers);
+	for (w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (strcmp(w, q->value[KNOB_SCHEDULER])) {
+			snprintf(buf, len, "%s", w);
+			return buf;
+		}
+	return NULL;
+}
+
+/* Does q offer the "none" scheduler? */
+static bool word_none(const struct tune_queue *q)
+{
+	return !strncmp(q->schedulers, "none", 4) && (q->schedulers[4] == ' ' ||
+						     !q->schedulers[4]);
+}
+
+/* Every knob of l reads as q saved it. */
+static void assert_as_saved(const struct loopdev *l, const struct tune_queue *q)
+{
+	char now[TUNE_VALUE_MAX];
+	int k;
+
+	for (k = 0; k < KNOB_COUNT; k++) {
+		if (!q->have[k])
+			continue;
+		assert_int_equal(sys_get(l->name, tune_knob_attr(k), now, sizeof(now)), 0);
+		if (strcmp(now, q->value[k]))
+			fail_msg("%s: %s is %s, not %s", l->name, tune_knob_attr(k), now,
+				 q->value[k]);
+	}
+}
+
+static void test_loop_probe(void **state)
+{
+	struct loopdev *l = *state;
+	char want[256];
+	struct stat st;
+	int k;
+
+	LOOP_OR_SKIP(l);
+	assert_string_equal(l->q.disk, l->name);
+	assert_int_equal(stat(l->dev, &st), 0);
+	assert_true(l->q.devno == st.st_rdev);
+	snprintf(want, sizeof(want), "%s is a loop device: its own queue", l->name);
+	assert_string_equal(l->q.why, want);
+	for (k = 0; k < KNOB_COUNT; k++) {
+		assert_int_equal(l->q.have[k], l->have[k]);
+		if (l->have[k])
+			assert_string_equal(l->q.value[k], l->orig[k]);
+	}
+	assert_non_null(strstr(l->q.schedulers, l->q.value[KNOB_SCHEDULER]));
+	assert_null(strchr(l->q.schedulers, '['));
+	assert_true(l->q.max_hw_sectors_kb[0] != '\0');
+}
+
+static void test_loop_partition_probe(void **state)
+{
+	struct loopdev *l = *state;
+	char part[80], err[512], want[256];
+	struct target_info ti;
+	struct tune_queue q;
+	int i;
+
+	LOOP_OR_SKIP(l);
+	/* the partition scan runs when the device is attached */
+	snprintf(part, sizeof(part), "/sys/block/%s/%sp1", l->name, l->name);
+	if (access(part, F_OK)) {
+		print_message("the kernel found no partition on %s (no MS-DOS partition table "
+			      "support?): skipped\n", l->dev);
+		skip();
+	}
+	snprintf(part, sizeof(part), "%sp1", l->dev);
+	for (i = 0; i < 40 && access(part, F_OK); i++)
+		usleep(50000);	/* the node comes from devtmpfs or udev */
+	if (access(part, F_OK)) {
+		print_message("%s has no node %s: skipped\n", l->dev, part);
+		skip();
+	}
+	assert_int_equal(target_probe(part, &ti, err, sizeof(err)), 0);
+	assert_int_equal(tune_queue_probe(&ti, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.disk, l->name);
+	snprintf(want, sizeof(want), "%sp1 is a partition: its disk's queue, %s", l->name, l->name);
+	assert_string_equal(q.why, want);
+}
+
+/* Record, change the scheduler, read-ahead and nr_requests, restore:
+ * everything reads as before and the journal is gone. */
+static void test_loop_apply_restore(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	struct tune_journal j, back;
+	char err[512], now[TUNE_VALUE_MAX], buf[32];
+	int ret;
+
+	LOOP_OR_SKIP(l);
+	values[KNOB_SCHEDULER] = other_scheduler(&l->q, buf, sizeof(buf));
+	if (!values[KNOB_SCHEDULER])
+		skip();
+	values[KNOB_READ_AHEAD] = "16";
+	values[KNOB_NR_REQUESTS] = "64";
+	assert_int_equal(tune_journal_write(&l->q, &j, err, sizeof(err)), 0);
+	ret = tune_apply(&l->q, values, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_apply: %s", err);
+	assert_int_equal(sys_get(l->name, "scheduler", now, sizeof(now)), 0);
+	assert_string_equal(now, values[KNOB_SCHEDULER]);
+	assert_int_equal(tune_knob_read(&l->q, KNOB_SCHEDULER, now, sizeof(now)), 0);
+	assert_string_equal(now, values[KNOB_SCHEDULER]);
+	assert_int_equal(sys_get(l->name, "read_ahead_kb", now, sizeof(now)), 0);
+	assert_string_equal(now, "16");
+	assert_int_equal(sys_get(l->name, "nr_requests", now, sizeof(now)), 0);
+	assert_string_equal(now, "64");
+
+	/* what a restore after a kill would read */
+	ret = tune_journal_read(l->name, &back, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_journal_read: %s", err);
+	ret = tune_restore(&back, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_restore: %s", err);
+	assert_as_saved(l, &l->q);
+	assert_int_equal(tune_journal_read(l->name, &back, err, sizeof(err)), -ENOENT);
+}
+
+/* A new scheduler resets nr_requests: one not asked for is put back. */
+static void test_loop_scheduler_keeps_nr(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	char err[512], now[TUNE_VALUE_MAX], buf[32], depth[32], big[32], want[256];
+	struct tune_journal j;
+	FILE *f;
+	int ret;
+
+	LOOP_OR_SKIP(l);
+	values[KNOB_SCHEDULER] = other_scheduler(&l->q, buf, sizeof(buf));
+	if (!values[KNOB_SCHEDULER] || !l->q.have[KNOB_NR_REQUESTS])
+		skip();
+	assert_int_equal(tune_journal_write(&l->q, &j, err, sizeof(err)), 0);
+	ret = tune_apply(&l->q, values, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_apply: %s", err);
+	assert_int_equal(sys_get(l->name, "nr_requests", now, sizeof(now)), 0);
+	assert_string_equal(now, l->q.value[KNOB_NR_REQUESTS]);
+
+	/* back to "none" with more requests than the hardware queue has:
+	 * the kernel refuses the old value, and the message says what to do */
+	f = fopen("/sys/module/loop/parameters/hw_queue_depth", "r");
+	if (f && fgets(depth, sizeof(depth), f) && word_none(&l->q) &&
+	    atoi(depth) > 0 && atoi(depth) * 2 <= 2048) {
+		const char *v2[KNOB_COUNT] = { NULL };
+
+		snprintf(big, sizeof(big), "%d", atoi(depth) * 2);
+		v2[KNOB_NR_REQUESTS] = big;
+		assert_int_equal(tune_apply(&l->q, v2, err, sizeof(err)), 0);
+		v2[KNOB_NR_REQUESTS] = NULL;
+		v2[KNOB_SCHEDULER] = "none";
+		assert_int_equal(tune_apply(&l->q, v2, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "the kernel refuses nr_requests %s: Invalid "
+			 "argument (what it was before; give --nr-requests)", big);
+		assert_string_equal(err, want);
+	}
+	if (f)
+		fclose(f);
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), 0);
+	assert_as_saved(l, &l->q);
+}
+
+/*
+ * A change of max_sectors_kb raises read_ahead_kb to 128 KiB: a smaller
+ * read-ahead not asked for is put back, and a restore writes
+ * max_sectors_kb first, so a device tuned to little read-ahead gets it back.
+ */
+static void test_loop_limits_keep_read_ahead(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	char err[512], now[TUNE_VALUE_MAX], buf[32], ms[32];
+	struct target_info ti;
+	struct tune_journal j;
+	struct tune_queue q;
+	unsigned long hw;
+	int ret;
+
+	LOOP_OR_SKIP(l);
+	if (!l->q.have[KNOB_MAX_SECTORS] || !l->q.have[KNOB_READ_AHEAD] ||
+	    sscanf(l->q.max_hw_sectors_kb, "%lu", &hw) != 1 || hw < 16)
+		skip();
+	/* someone set read-ahead low before tune came */
+	assert_int_equal(sys_put(l->name, "read_ahead_kb", "16"), 0);
+	ti = l->ti;
+	assert_int_equal(tune_queue_probe(&ti, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.value[KNOB_READ_AHEAD], "16");
+	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), 0);
+
+	snprintf(ms, sizeof(ms), "%lu", hw / 2);
+	values[KNOB_MAX_SECTORS] = ms;
+	values[KNOB_SCHEDULER] = other_scheduler(&q, buf, sizeof(buf));
+	ret = tune_apply(&q, values, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_apply: %s", err);
+	assert_int_equal(sys_get(l->name, "max_sectors_kb", now, sizeof(now)), 0);
+	assert_string_equal(now, ms);
+	assert_int_equal(sys_get(l->name, "read_ahead_kb", now, sizeof(now)), 0);
+	assert_string_equal(now, "16");
+
+	/* the kernel's side effect, seen without tune */
+	assert_int_equal(sys_put(l->name, "max_sectors_kb", q.value[KNOB_MAX_SECTORS]), 0);
+	assert_int_equal(sys_get(l->name, "read_ahead_kb", now, sizeof(now)), 0);
+	if (strcmp(now, "16"))
+		print_message("max_sectors_kb moved read_ahead_kb from 16 to %s: the kernel's "
+			      "side effect tune undoes\n", now);
+
+	ret = tune_restore(&j, err, sizeof(err));
+	if (ret)
+		fail_msg("tune_restore: %s", err);
+	assert_as_saved(l, &q);
+}
+
+/* What the kernel refuses, and what it takes but keeps otherwise. */
+static void test_loop_refused_and_clamped(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	struct tune_journal j;
+	char err[512];
+
+	LOOP_OR_SKIP(l);
+	assert_int_equal(tune_journal_write(&l->q, &j, err, sizeof(err)), 0);
+
+	values[KNOB_NR_REQUESTS] = "3";
+	assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "nr_requests: wrote 3, the kernel keeps 4");
+	values[KNOB_NR_REQUESTS] = NULL;
+
+	values[KNOB_READ_AHEAD] = "99999999999";
+	assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "the kernel refuses read_ahead_kb 99999999999: Invalid argument");
+
+	/* the kernel keeps whole pages */
+	if (sysconf(_SC_PAGESIZE) == 4096) {
+		values[KNOB_READ_AHEAD] = "7";
+		values[KNOB_NOMERGES] = "1";
+		assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "read_ahead_kb: wrote 7, the kernel keeps 4");
+		/* two at once are both named */
+		values[KNOB_NR_REQUESTS] = "2";
+		assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "read_ahead_kb: wrote 7, the kernel keeps 4; "
+				    "nr_requests: wrote 2, the kernel keeps 4");
+	}
+
+	/* not a value at all: nothing is written */
+	values[KNOB_READ_AHEAD] = "16\n32";
+	assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "read_ahead_kb: '16\n32' is not a value");
+	values[KNOB_READ_AHEAD] = NULL;
+	values[KNOB_NOMERGES] = NULL;
+	values[KNOB_NR_REQUESTS] = NULL;
+	values[KNOB_SCHEDULER] = "nosuch-iosched";
+	assert_int_equal(tune_apply(&l->q, values, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "the kernel refuses scheduler nosuch-iosched: Invalid argument");
+
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), 0);
+	assert_as_saved(l, &l->q);
+}
+
+/* A journal whose values do not read back: -EIO names them, the journal
+ * stays for another try. */
+static void test_loop_restore_differs(void **state)
+{
+	struct loopdev *l = *state;
+	struct tune_journal j, back;
+	struct tune_queue q;
+	char err[768], want[768];
+
+	LOOP_OR_SKIP(l);
+	if (sysconf(_SC_PAGESIZE) != 4096 || !l->q.have[KNOB_READ_AHEAD])
+		skip();
+	q = l->q;
+	snprintf(q.value[KNOB_READ_AHEAD], sizeof(q.value[0]), "7");
+	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), 0);
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), -EIO);
+	snprintf(want, sizeof(want), "%s is not back as %s saved it: read_ahead_kb is 4, not 7; "
+		 "the journal is kept", l->name, j.path);
+	assert_string_equal(err, want);
+	assert_int_equal(tune_journal_read(l->name, &back, err, sizeof(err)), 0);
+	unlink(j.path);
+
+	/* a journal of another device that took the name: not restored */
+	q = l->q;
+	q.devno = makedev(major(q.devno), minor(q.devno) + 1000);
+	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), 0);
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), -ESTALE);
+	assert_int_equal(tune_journal_read(l->name, &back, err, sizeof(err)), -ESTALE);
+	unlink(j.path);
+}
+
+static void on_term(int sig)
+{
+	tune_restore_now();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * A tune in a child process: journal, (arm), apply, say so on fd, wait to
+ * be killed. Exits with 10 + a step when a step fails.
+ */
+static void child_tune(const struct loopdev *l, const char *const values[KNOB_COUNT], bool arm,
+		       int fd)
+{
+	struct tune_journal j;
+	char err[512];
+
+	if (tune_journal_write(&l->q, &j, err, sizeof(err)))
+		_exit(11);
+	if (arm) {
+		tune_restore_arm(&j);
+		if (signal(SIGTERM, on_term) == SIG_ERR)
+			_exit(12);
+	}
+	if (tune_apply(&l->q, values, err, sizeof(err)))
+		_exit(13);
+	if (write(fd, "k", 1) != 1)
+		_exit(14);
+	for (;;)
+		pause();
+}
+
+/* Run child_tune and kill it with sig once it has applied values.
+ * Returns its wait status. */
+static int killed_tune(const struct loopdev *l, const char *const values[KNOB_COUNT], bool arm,
+		       int sig)
+{
+	int fds[2], status;
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(fds[0]);
+		child_tune(l, values, arm, fds[1]);
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) == 1)
+		kill(pid, sig);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* SIGTERM: the handler puts every value back with tune_restore_now(),
+ * and leaves the journal for a later tune_restore. */
+static void test_loop_signal_restore(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	char err[768], want[768], buf[32];
+	struct tune_journal j, mine;
+	int status;
+
+	LOOP_OR_SKIP(l);
+	values[KNOB_SCHEDULER] = other_scheduler(&l->q, buf, sizeof(buf));
+	values[KNOB_READ_AHEAD] = "16";
+	values[KNOB_NR_REQUESTS] = "64";
+	status = killed_tune(l, values, true, SIGTERM);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+		fail_msg("the tune did not die of SIGTERM: status %#x", status);
+	assert_as_saved(l, &l->q);
+
+	assert_int_equal(tune_journal_read(l->name, &j, err, sizeof(err)), 0);
+	assert_true(j.pid != getpid());
+	/* its tune is gone, and another one is told so */
+	assert_int_equal(tune_journal_write(&l->q, &mine, err, sizeof(err)), -EEXIST);
+	snprintf(want, sizeof(want), "%s has a journal from a tune that no longer runs (pid %d, "
+		 "since %s): its settings may still be changed; run: diskbench tune --restore "
+		 "/dev/%s", l->name, (int)j.pid, j.started, l->name);
+	assert_string_equal(err, want);
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), 0);
+	assert_int_equal(tune_journal_read(l->name, &j, err, sizeof(err)), -ENOENT);
+}
+
+/* kill -9: nothing runs in the tune, tune --restore does it all. */
+static void test_loop_kill9_restore(void **state)
+{
+	struct loopdev *l = *state;
+	const char *values[KNOB_COUNT] = { NULL };
+	char err[768], now[TUNE_VALUE_MAX], buf[32];
+	struct tune_journal j;
+	int status;
+
+	LOOP_OR_SKIP(l);
+	values[KNOB_SCHEDULER] = other_scheduler(&l->q, buf, sizeof(buf));
+	values[KNOB_READ_AHEAD] = "16";
+	values[KNOB_NR_REQUESTS] = "64";
+	if (l->q.have[KNOB_NOMERGES])
+		values[KNOB_NOMERGES] = "2";
+	status = killed_tune(l, values, true, SIGKILL);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		fail_msg("the tune did not die of SIGKILL: status %#x", status);
+	assert_int_equal(sys_get(l->name, "read_ahead_kb", now, sizeof(now)), 0);
+	assert_string_equal(now, "16");
+
+	assert_int_equal(tune_journal_read(l->name, &j, err, sizeof(err)), 0);
+	assert_int_equal(tune_restore(&j, err, sizeof(err)), 0);
+	assert_as_saved(l, &l->q);
+	assert_int_equal(tune_journal_read(l->name, &j, err, sizeof(err)), -ENOENT);
+}
+
 /* ---- the group --------------------------------------------------------- */
 
 static int rm_tree(const char *dir)
@@ -767,6 +1341,20 @@ int main(void)
 		cmocka_unit_test(test_journal_list),
 		cmocka_unit_test(test_journal_dir),
 		cmocka_unit_test(test_no_device),
+		cmocka_unit_test_setup_teardown(test_loop_probe, loop_setup, loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_partition_probe, loop_setup_parts,
+						loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_apply_restore, loop_setup, loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_scheduler_keeps_nr, loop_setup,
+						loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_limits_keep_read_ahead, loop_setup,
+						loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_refused_and_clamped, loop_setup,
+						loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_restore_differs, loop_setup,
+						loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_signal_restore, loop_setup, loop_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_kill9_restore, loop_setup, loop_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
