@@ -69,16 +69,21 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
 /*
  * Set each knob of q to values[k] (NULL: leave it as it is) in the order
  * given at enum tune_knob, every value given written even if it looks
- * unchanged. A knob left NULL that another write moves is put back as it
- * was before the call: nr_requests after a new scheduler, read_ahead_kb
- * after a new max_sectors_kb. Then every knob written is read back
- * (wbt_lat_usec -1, "the default", matches what it reads as). The values
- * are not checked against tune_knob_check (the caller does that), only
- * for being one word. Returns 0; -EACCES/-EROFS when sysfs cannot be
- * written; -EINVAL when the kernel refuses or changes a value (err names
- * the knob, the value and what the kernel said or kept: "nr_requests:
- * wrote 3, the kernel keeps 4"); -ENOENT for a knob q does not have. After
- * an error the queue may be changed part-way: restore it from the journal.
+ * unchanged, but for the scheduler: the active one is not written again,
+ * which the kernel would take as a switch. A knob left NULL that another
+ * write moves is put back as it was before the call: nr_requests after a
+ * new scheduler, read_ahead_kb after a new max_sectors_kb. nr_requests is
+ * written one off before its value, as a switch back to "none" can leave
+ * the queue's tags at another depth than nr_requests reads (see
+ * tune_knob_write in src/tune/knobs.c); tune_restore and tune_restore_now
+ * do the same. Then every knob written is read back (wbt_lat_usec -1, "the
+ * default", matches what it reads as). The values are not checked against
+ * tune_knob_check (the caller does that), only for being one word.
+ * Returns 0; -EACCES/-EROFS when sysfs cannot be written; -EINVAL when the
+ * kernel refuses or changes a value (err names the knob, the value and
+ * what the kernel said or kept: "nr_requests: wrote 3, the kernel keeps
+ * 4"); -ENOENT for a knob q does not have. After an error the queue may be
+ * changed part-way: restore it from the journal.
  */
 int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT], char *err,
 	       size_t errlen);

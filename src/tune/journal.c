@@ -700,6 +700,9 @@ static struct {
 	char path[128];
 	char value[TUNE_VALUE_MAX];
 	size_t len;
+	char first[TUNE_VALUE_MAX];	/* nr_requests: one off, written before */
+	size_t first_len;
+	bool scheduler;			/* skipped when it is the active one */
 } armed[KNOB_COUNT];
 static volatile sig_atomic_t narmed;
 
@@ -718,25 +721,69 @@ void tune_restore_arm(const struct tune_journal *j)
 			continue;
 		armed[n].len = strlen(q->value[k]);
 		memcpy(armed[n].value, q->value[k], armed[n].len + 1);
+		armed[n].first_len = 0;
+		if (k == KNOB_NR_REQUESTS &&
+		    !tune_nr_nudge(q->value[k], armed[n].first, sizeof(armed[n].first)))
+			armed[n].first_len = strlen(armed[n].first);
+		armed[n].scheduler = k == KNOB_SCHEDULER;
 		n++;
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	narmed = n;
 }
 
+/* Is name (len bytes) the bracketed, active one in the scheduler file at
+ * path? read(2) and byte compares only: for the signal handler. */
+static bool sched_active_sigsafe(const char *path, const char *name, size_t len)
+{
+	char buf[256];
+	ssize_t n;
+	size_t i, k;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (i = 0; n > 0 && i < (size_t)n; i++) {
+		if (buf[i] != '[')
+			continue;
+		for (k = 0; k < len && i + 1 + k < (size_t)n && buf[i + 1 + k] == name[k]; k++)
+			;
+		return k == len && i + 1 + k < (size_t)n && buf[i + 1 + k] == ']';
+	}
+	return false;
+}
+
+/* Write len bytes of value to path: open, write, close. */
+static void write_sigsafe(const char *path, const char *value, size_t len)
+{
+	ssize_t w;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	w = write(fd, value, len);
+	(void)w;	/* nothing to do about it here; tune --restore sees it */
+	close(fd);
+}
+
 void tune_restore_now(void)
 {
-	int saved_errno = errno, i, n = narmed, fd;
-	ssize_t w;
+	int saved_errno = errno, i, n = narmed;
 
 	atomic_signal_fence(memory_order_seq_cst);
 	for (i = 0; i < n; i++) {
-		fd = open(armed[i].path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
+		/* as tune_knob_write does: no switch to the active scheduler,
+		 * nr_requests one off first */
+		if (armed[i].scheduler &&
+		    sched_active_sigsafe(armed[i].path, armed[i].value, armed[i].len))
 			continue;
-		w = write(fd, armed[i].value, armed[i].len);
-		(void)w;	/* nothing to do about it here; tune --restore sees it */
-		close(fd);
+		if (armed[i].first_len)
+			write_sigsafe(armed[i].path, armed[i].first, armed[i].first_len);
+		write_sigsafe(armed[i].path, armed[i].value, armed[i].len);
 	}
 	errno = saved_errno;
 }

@@ -222,7 +222,8 @@ int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size
 	return read_value(q->disk, k, buf, len);
 }
 
-int tune_knob_write(const char *disk, enum tune_knob k, const char *value)
+/* value to knob k of disk: open, one write, close. 0 or -errno. */
+static int write_attr(const char *disk, enum tune_knob k, const char *value)
 {
 	char path[PATH_MAX];
 	size_t n = strlen(value);
@@ -242,6 +243,42 @@ int tune_knob_write(const char *disk, enum tune_knob k, const char *value)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int tune_nr_nudge(const char *value, char *buf, size_t len)
+{
+	long long v;
+	int n;
+
+	if (tune_parse_dec(value, &v) || v < 1 || v >= LLONG_MAX)
+		return -EINVAL;
+	n = snprintf(buf, len, "%lld", v > 4 ? v - 1 : v + 1);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int tune_knob_write(const char *disk, enum tune_knob k, const char *value)
+{
+	char now[TUNE_VALUE_MAX];
+
+	/* the active scheduler is not written again: the kernel takes that
+	 * as a switch, which on a queue without one (none) resets
+	 * nr_requests to the tag set's depth and leaves the tags as they
+	 * were (below) */
+	if (k == KNOB_SCHEDULER && !read_value(disk, k, now, sizeof(now)) && !strcmp(now, value))
+		return 0;
+	/*
+	 * A queue switched back to "none" reads nr_requests as its tag
+	 * set's depth while its tags keep the depth an earlier write gave
+	 * them (6.18: nr_requests 4, a switch to none, and nr_requests
+	 * reads 128 while the queue still holds 4 requests at a time). A
+	 * write of the value read is then no resize: the kernel compares
+	 * with the number, not the tags. Another value first makes the
+	 * second write a real one; a refusal of that first one (a depth
+	 * already at its least or most) is harmless.
+	 */
+	if (k == KNOB_NR_REQUESTS && !tune_nr_nudge(value, now, sizeof(now)))
+		write_attr(disk, k, now);
+	return write_attr(disk, k, value);
 }
 
 int tune_knob_write_err(char *err, size_t errlen, const char *disk, enum tune_knob k,
@@ -558,6 +595,14 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 	 * default, a new max_sectors_kb raises read_ahead_kb to 128 KiB */
 	keep[KNOB_NR_REQUESTS] = values[KNOB_SCHEDULER] && !values[KNOB_NR_REQUESTS];
 	keep[KNOB_READ_AHEAD] = values[KNOB_MAX_SECTORS] && !values[KNOB_READ_AHEAD];
+	if (keep[KNOB_NR_REQUESTS] && q->have[KNOB_SCHEDULER]) {
+		ret = read_value(q->disk, KNOB_SCHEDULER, now, sizeof(now));
+		if (ret)
+			return set_err(err, errlen, ret, "cannot read queue/scheduler of %s: %s",
+				       q->disk, strerror(-ret));
+		/* the same scheduler is not written again: nothing is reset */
+		keep[KNOB_NR_REQUESTS] = strcmp(now, values[KNOB_SCHEDULER]) != 0;
+	}
 	for (k = 0; k < KNOB_COUNT; k++) {
 		if (!keep[k] || !q->have[k]) {
 			keep[k] = false;
@@ -582,7 +627,11 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 		if (!keep[k])
 			continue;
 		v = before[k];
-		if (!read_value(q->disk, k, now, sizeof(now)) && !strcmp(now, v))
+		/* nr_requests even when it reads as before: after a switch to
+		 * none that number may not be what the tags hold (see
+		 * tune_knob_write) */
+		if (k != KNOB_NR_REQUESTS && !read_value(q->disk, k, now, sizeof(now)) &&
+		    !strcmp(now, v))
 			continue;
 		ret = tune_knob_write(q->disk, k, v);
 		if (ret) {

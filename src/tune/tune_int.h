@@ -19,8 +19,15 @@ extern const enum tune_knob tune_write_order[KNOB_COUNT];
 /* /sys/block/<disk>/queue/<attr of k> into path. 0 or -ENAMETOOLONG. */
 int tune_knob_path(const char *disk, enum tune_knob k, char *path, size_t len);
 
-/* Write value to knob k of disk: open, one write, close. 0 or -errno. */
+/* Write value to knob k of disk: open, one write, close. The active
+ * scheduler is not written again; nr_requests is written one off first,
+ * then as asked, so the kernel resizes its tags (see knobs.c). 0 or
+ * -errno. */
 int tune_knob_write(const char *disk, enum tune_knob k, const char *value);
+
+/* The value one off nr_requests value that tune_knob_write writes first,
+ * into buf. 0 or -EINVAL. */
+int tune_nr_nudge(const char *value, char *buf, size_t len);
 
 /* The message for tune_knob_write's error ret, into err; returns ret,
  * with EPERM made -EACCES. */

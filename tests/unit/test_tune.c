@@ -761,20 +761,37 @@ static int write_mbr(int fd, uint64_t size)
 	return pwrite(fd, mbr, sizeof(mbr), 0) == (ssize_t)sizeof(mbr) ? 0 : -1;
 }
 
+/*
+ * Put l's queue back as it was, the way tune must: the scheduler before
+ * nr_requests, which it resets, and not at all when it is the active one;
+ * max_sectors_kb before read_ahead_kb, which it raises; nr_requests one off
+ * first, or a queue switched back to "none" keeps the depth of its tags
+ * while it reads the old number (src/tune/knobs.c, tune_knob_write).
+ */
 static void loop_put_back(struct loopdev *l)
 {
-	/* the scheduler before nr_requests, which it resets; max_sectors_kb
-	 * before read_ahead_kb, which it raises */
 	static const enum tune_knob order[] = {
 		KNOB_SCHEDULER, KNOB_MAX_SECTORS, KNOB_READ_AHEAD, KNOB_NR_REQUESTS,
 		KNOB_NOMERGES, KNOB_WBT,
 	};
+	char now[TUNE_VALUE_MAX];
 	enum tune_knob k;
 	size_t i;
+	int nr;
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		k = order[i];
-		if (l->have[k] && sys_put(l->name, tune_knob_attr(k), l->orig[k]))
+		if (!l->have[k])
+			continue;
+		if (k == KNOB_SCHEDULER && !sys_get(l->name, "scheduler", now, sizeof(now)) &&
+		    !strcmp(now, l->orig[k]))
+			continue;
+		if (k == KNOB_NR_REQUESTS) {
+			nr = atoi(l->orig[k]);
+			snprintf(now, sizeof(now), "%d", nr > 4 ? nr - 1 : nr + 1);
+			sys_put(l->name, "nr_requests", now);
+		}
+		if (sys_put(l->name, tune_knob_attr(k), l->orig[k]))
 			print_message("could not put back %s %s on %s\n", tune_knob_attr(k),
 				      l->orig[k], l->name);
 	}
