@@ -8,8 +8,10 @@
 
 #include "target.h"
 
-/* The queue settings tune knows, in the order they are applied: the
- * scheduler first, because setting it resets nr_requests. */
+/* The queue settings tune knows, in the order a journal lists them. They
+ * are written in another: the scheduler first, because setting it resets
+ * nr_requests; max_sectors_kb before read_ahead_kb, because a change of the
+ * queue's limits raises read-ahead to at least 128 KiB. */
 enum tune_knob {
 	KNOB_SCHEDULER,		/* queue/scheduler: the active one, by name */
 	KNOB_READ_AHEAD,	/* queue/read_ahead_kb: KiB */
@@ -21,7 +23,8 @@ enum tune_knob {
 };
 
 /* "scheduler", "read_ahead_kb", ... (the sysfs name under queue/) and
- * "scheduler", "read-ahead", ... (the option, without "--"). */
+ * "scheduler", "read-ahead", "nr-requests", "max-sectors", "nomerges",
+ * "wbt-lat" (the option, without "--"). NULL for k out of range. */
 const char *tune_knob_attr(enum tune_knob k);
 const char *tune_knob_option(enum tune_knob k);
 
@@ -42,8 +45,10 @@ struct tune_queue {
 
 /*
  * The queue behind target ti: the device itself, a partition's disk, the
- * device under a file or directory. Fills q with its current settings.
- * Returns 0, or -errno with a one-line reason in err:
+ * device under a file or directory; for a stacked device (device-mapper,
+ * md) its own queue, not those under it. Fills q with its current settings
+ * (every knob that exists; a device offering the "none" scheduler only is
+ * no error here). Returns 0, or -errno with a one-line reason in err:
  *   -ENODEV      no block device queue (tmpfs, overlay, a network file system)
  *   -EOPNOTSUPP  a zoned device (its writes depend on its scheduler)
  * Never prints, changes nothing.
@@ -52,23 +57,39 @@ int tune_queue_probe(const struct target_info *ti, struct tune_queue *q, char *e
 		     size_t errlen);
 
 /*
- * Is value one the knob can take on q (a scheduler q offers, a number in the
- * kernel's range)? 0, or -EINVAL with the reason in err. Writes nothing.
+ * Is value one the knob can take on q (a scheduler q offers, a plain decimal
+ * in the kernel's range: read_ahead_kb 0..2^31 KiB, nr_requests 4..2^20,
+ * max_sectors_kb a page..max_hw_sectors_kb, nomerges 0..2, wbt_lat_usec -1
+ * or 0..2^30)? 0, or -EINVAL with the reason in err, naming the option
+ * ("--read-ahead: 'abc' is not a number of KiB"). Writes nothing.
  */
 int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *value, char *err,
 		    size_t errlen);
 
 /*
- * Set each knob of q to values[k] (NULL: leave it) in the order of enum
- * tune_knob, then read every one back; a knob set earlier in the call that
- * the scheduler reset is set again. Returns 0; -EACCES/-EROFS when sysfs
- * cannot be written; -EINVAL when the kernel refuses or changes a value (err
- * names the knob, the value and what the kernel said or kept).
+ * Set each knob of q to values[k] (NULL: leave it as it is) in the order
+ * given at enum tune_knob, every value given written even if it looks
+ * unchanged, but for the scheduler: the active one is not written again,
+ * which the kernel would take as a switch. A knob left NULL that another
+ * write moves is put back as it was before the call: nr_requests after a
+ * new scheduler, read_ahead_kb after a new max_sectors_kb. nr_requests is
+ * written one off before its value, as a switch back to "none" can leave
+ * the queue's tags at another depth than nr_requests reads (see
+ * tune_knob_write in src/tune/knobs.c); tune_restore and tune_restore_now
+ * do the same. Then every knob written is read back (wbt_lat_usec -1, "the
+ * default", matches what it reads as). The values are not checked against
+ * tune_knob_check (the caller does that), only for being one word.
+ * Returns 0; -EACCES/-EROFS when sysfs cannot be written; -EINVAL when the
+ * kernel refuses or changes a value (err names the knob, the value and
+ * what the kernel said or kept: "nr_requests: wrote 3, the kernel keeps
+ * 4"); -ENOENT for a knob q does not have. After an error the queue may be
+ * changed part-way: restore it from the journal.
  */
 int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT], char *err,
 	       size_t errlen);
 
-/* Read knob k of q now into buf. 0 or -errno. */
+/* Read knob k of q now into buf (the scheduler: the active one). 0 or
+ * -errno; -EOVERFLOW when it does not fit len. */
 int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size_t len);
 
 /*
@@ -90,32 +111,42 @@ struct tune_journal {
 /* The journal directory in use (TUNE_JOURNAL_DIR or the environment's). */
 const char *tune_journal_dir(void);
 
-/* Write q's settings as the journal of q->disk. -EEXIST (err says whose,
- * since when, and the command to restore) when one is there already;
+/* Write q's settings as the journal of q->disk and describe it in j.
+ * -EEXIST (err says whose, since when, whether that tune still runs, and
+ * the command to restore) when one is there already; -EPERM when the
+ * directory is not this user's alone (owner, no group or other write);
  * other -errno when it cannot be written. */
 int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char *err,
 		       size_t errlen);
 
 /* Read the journal of disk. 0; -ENOENT when there is none; -EINVAL for a
- * corrupt one (err: FILE:LINE: what is wrong); -ESTALE for a foreign one
- * (it names another device number than disk has now). Nothing is guessed. */
+ * corrupt one (err: FILE:LINE: what is wrong), including one whose knob
+ * lines are not those disk has now; -ESTALE for a foreign one (it names
+ * another device number than disk has now, or disk is gone); -EPERM as
+ * for tune_journal_write. Nothing is guessed. */
 int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_t errlen);
 
-/* The disks that have a journal, space separated, into buf; their count. */
+/* The disks that have a journal, sorted and space separated, into buf;
+ * their count, or -errno (none, and no directory: 0). A name that does not
+ * fit len is left out whole, but counted. */
 int tune_journal_list(char *buf, size_t len);
 
 /*
- * Put back what j saved: the scheduler first (it resets nr_requests), then
- * the others; then read every one back. Returns 0 and removes the journal
- * when all read back as saved; else -EIO with the knobs that differ in err,
- * the journal kept.
+ * Put back what j saved, in the order given at enum tune_knob (the
+ * scheduler first: it resets nr_requests); then read every one back.
+ * Returns 0 and removes the journal when all read back as saved; else,
+ * the journal kept: -EIO with the knobs that differ in err ("read_ahead_kb
+ * is 4, not 7"); -EACCES/-EROFS when nothing could be written; -ESTALE
+ * when the disk's device number is no longer the journal's.
  */
 int tune_restore(struct tune_journal *j, char *err, size_t errlen);
 
 /* For a signal handler: tune_restore_arm() prepares the writes of j (in
- * static storage); tune_restore_now() makes them with open/write/close only,
- * async-signal-safe, without reading back or removing the journal (a later
- * tune --restore does that). tune_restore_disarm() after a normal restore. */
+ * static storage; one journal at a time, a later arm replaces it);
+ * tune_restore_now() makes them with open/write/close only, in the same
+ * order as tune_restore, async-signal-safe (errno kept), without reading
+ * back or removing the journal (a later tune --restore does that).
+ * tune_restore_disarm() after a normal restore. */
 void tune_restore_arm(const struct tune_journal *j);
 void tune_restore_now(void);
 void tune_restore_disarm(void);
