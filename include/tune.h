@@ -24,7 +24,7 @@ enum tune_knob {
 
 /* "scheduler", "read_ahead_kb", ... (the sysfs name under queue/) and
  * "scheduler", "read-ahead", "nr-requests", "max-sectors", "nomerges",
- * "wbt-lat" (the option, without "--"). NULL for k out of range. */
+ * "wbt" (the option, without "--"). NULL for k out of range. */
 const char *tune_knob_attr(enum tune_knob k);
 const char *tune_knob_option(enum tune_knob k);
 
@@ -72,7 +72,10 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
  * unchanged, but for the scheduler: the active one is not written again,
  * which the kernel would take as a switch. A knob left NULL that another
  * write moves is put back as it was before the call: nr_requests after a
- * new scheduler, read_ahead_kb after a new max_sectors_kb. nr_requests is
+ * new scheduler, read_ahead_kb after a new max_sectors_kb; one given as
+ * TUNE_AS_KERNEL is neither written nor put back (the scheduler sweep's
+ * nr_requests: each scheduler with the depth the kernel gives it, as a
+ * switch would). nr_requests is
  * written one off before its value, as a switch back to "none" can leave
  * the queue's tags at another depth than nr_requests reads (see
  * tune_knob_write in src/tune/knobs.c); tune_restore and tune_restore_now
@@ -85,6 +88,7 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
  * 4"); -ENOENT for a knob q does not have. After an error the queue may be
  * changed part-way: restore it from the journal.
  */
+#define TUNE_AS_KERNEL ""
 int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT], char *err,
 	       size_t errlen);
 

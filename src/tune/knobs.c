@@ -52,7 +52,7 @@ static const struct knob_def knobs[KNOB_COUNT] = {
 			    .what = "0, 1 or 2 (0 merges, 1 tries only simple merges, 2 never merges)",
 			    .unit = "", .min = 0, .max = 2, .rmin = 0, .rmax = 2 },
 	/* -1 puts back the kernel's default, 0 turns throttling off */
-	[KNOB_WBT] = { .attr = "wbt_lat_usec", .option = "wbt-lat",
+	[KNOB_WBT] = { .attr = "wbt_lat_usec", .option = "wbt",
 		       .what = "a latency in us (0 off, -1 the default)", .unit = " us",
 		       .min = -1, .max = 1ll << 30, .rmin = -1, .rmax = LLONG_MAX / 1000 },
 };
@@ -532,7 +532,7 @@ static int apply_precheck(const struct tune_queue *q, const char *const values[K
 
 	for (k = 0; k < KNOB_COUNT; k++) {
 		v = values[k];
-		if (!v)
+		if (!v || !*v)	/* not asked for, or TUNE_AS_KERNEL */
 			continue;
 		if (!q->have[k])
 			return set_err(err, errlen, -EINVAL, "%s has no queue/%s", q->disk,
@@ -616,7 +616,7 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 
 	for (i = 0; i < KNOB_COUNT; i++) {
 		k = tune_write_order[i];
-		if (!values[k])
+		if (!values[k] || !*values[k])
 			continue;
 		ret = tune_knob_write(q->disk, k, values[k]);
 		if (ret)

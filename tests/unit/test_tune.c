@@ -137,7 +137,7 @@ static void test_knob_names(void **state)
 		"wbt_lat_usec",
 	};
 	static const char *const options[KNOB_COUNT] = {
-		"scheduler", "read-ahead", "nr-requests", "max-sectors", "nomerges", "wbt-lat",
+		"scheduler", "read-ahead", "nr-requests", "max-sectors", "nomerges", "wbt",
 	};
 	int k;
 
@@ -212,10 +212,10 @@ static const struct check_row check_rows[] = {
 	{ KNOB_NOMERGES, "3", "--nomerges: '3'" NOMERGES_WHAT },
 	{ KNOB_NOMERGES, "-1", "--nomerges: '-1'" NOMERGES_WHAT },
 	{ KNOB_NOMERGES, "on", "--nomerges: 'on'" NOMERGES_WHAT },
-	{ KNOB_WBT, "-2", "--wbt-lat: '-2'" WBT_WHAT },
-	{ KNOB_WBT, "2ms", "--wbt-lat: '2ms'" WBT_WHAT },
+	{ KNOB_WBT, "-2", "--wbt: '-2'" WBT_WHAT },
+	{ KNOB_WBT, "2ms", "--wbt: '2ms'" WBT_WHAT },
 	{ KNOB_WBT, "1073741825",
-	  "--wbt-lat: 1073741825 us is more than the kernel takes, 1073741824 us" },
+	  "--wbt: 1073741825 us is more than the kernel takes, 1073741824 us" },
 };
 
 static void test_knob_check(void **state)
@@ -253,7 +253,7 @@ static void test_knob_check(void **state)
 	/* a knob the queue does not have */
 	q.have[KNOB_WBT] = false;
 	assert_int_equal(tune_knob_check(&q, KNOB_WBT, "0", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--wbt-lat: loop9 has no queue/wbt_lat_usec");
+	assert_string_equal(err, "--wbt: loop9 has no queue/wbt_lat_usec");
 	/* a device that offers "none" only */
 	snprintf(q.schedulers, sizeof(q.schedulers), "none");
 	assert_int_equal(tune_knob_check(&q, KNOB_SCHEDULER, "none", err, sizeof(err)), 0);
