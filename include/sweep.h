@@ -37,23 +37,28 @@ struct sweep_verdict {
 
 /*
  * m[b * nconfig + k]: the metric of configuration k in block b (k = 0: the
- * baseline), all > 0. The interval is a percentile bootstrap over blocks
- * (10000 resamples of the blocks with replacement, seeded) of the geometric
- * mean of the paired ratios, at the level that keeps the chance of any
- * false alarm among ncompared configurations at 5 %. With few blocks it is
- * wide, as it should be: five blocks at 99 % is about [min, max].
+ * baseline), all > 0. The ratio is the geometric mean of the paired
+ * per-block ratios; its interval is Student's t on their logarithms (n =
+ * nblocks, n - 1 degrees of freedom), at the level that keeps the chance
+ * of any false alarm among ncompared comparisons at 5 % (Bonferroni). A
+ * percentile bootstrap would be narrower, and wrong: from five blocks it
+ * cannot reach beyond their min and max, and two identical settings would
+ * differ "significantly" one sweep in sixteen. seed is unused (the t
+ * interval needs none); it stays for a resampling method.
  */
 void sweep_compare(const double *m, unsigned nblocks, unsigned nconfig, unsigned c,
 		   double noise, unsigned ncompared, uint64_t seed, struct sweep_verdict *v);
 
 /*
- * Did the device drift during the sweep? first and last are the baseline's
- * runs outside the blocks; it drifted when they differ by more than the
- * noise band and by more than 2.5 coefficients of variation of the
- * baseline's runs in the blocks (what a repeat of it moves by anyway).
- * *change = last / first - 1.
+ * Did the device drift during the sweep? base[0..n) are the baseline's
+ * runs of one test in the order they ran (the first, one per block, the
+ * last). It drifted when the later half of them differs from the earlier
+ * half by more than the noise band and significantly: Welch's t on the
+ * logarithms, two-sided at 1 %, so that one odd run neither makes a drift
+ * nor hides one. *change = geometric mean of the later half / of the
+ * earlier half - 1. At least 4 runs (else: no drift, change 0).
  */
-bool sweep_drifted(double first, double last, const double *m, unsigned nblocks,
-		   unsigned nconfig, double noise, double *change);
+#define TUNE_DRIFT_MAX 128
+bool sweep_drifted(const double *base, unsigned n, double noise, double *change);
 
 #endif

@@ -3,11 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bootstrap.h"
+#include "interval.h"
 #include "sweep.h"
 #include "workload.h"
-
-#define RESAMPLES 10000
 
 int sweep_design(struct sweep_design *d, unsigned nconfig, unsigned nblocks, uint64_t seed)
 {
@@ -61,26 +59,57 @@ void sweep_compare(const double *m, unsigned nblocks, unsigned nconfig, unsigned
 	v->verdict = 0;
 	if (!r)
 		return;
+	/* the paired ratios, on a log scale: a ratio and its inverse are the
+	 * same distance from 1 */
 	for (unsigned b = 0; b < nblocks; b++)
-		r[b] = m[b * nconfig + c] / m[b * nconfig];
-	v->ratio = stats_geomean(r, nblocks);
-	if (!stats_bootstrap(r, nblocks, stats_geomean, v->level, RESAMPLES, seed ^ c, &v->lo,
-			     &v->hi))
-		v->verdict = v->lo > 1 + noise ? 1 : v->hi < 1 - noise ? -1 : 0;
+		r[b] = log(m[b * nconfig + c] / m[b * nconfig]);
+	stats_t_interval(r, nblocks, v->level, &v->ratio, &v->lo, &v->hi);
+	v->ratio = exp(v->ratio);
+	v->lo = exp(v->lo);
+	v->hi = exp(v->hi);
+	v->verdict = v->lo > 1 + noise ? 1 : v->hi < 1 - noise ? -1 : 0;
+	(void)seed;
 	free(r);
 }
 
-bool sweep_drifted(double first, double last, const double *m, unsigned nblocks,
-		   unsigned nconfig, double noise, double *change)
+/* mean and sample variance of x[0..n) */
+static void moments(const double *x, unsigned n, double *mean, double *var)
 {
-	double mean = 0, var = 0, cv;
+	double m = 0, ss = 0;
 
-	*change = first > 0 ? last / first - 1 : 0;
-	for (unsigned b = 0; b < nblocks; b++)
-		mean += m[b * nconfig];
-	mean /= nblocks ? nblocks : 1;
-	for (unsigned b = 0; b < nblocks; b++)
-		var += (m[b * nconfig] - mean) * (m[b * nconfig] - mean);
-	cv = nblocks > 1 && mean > 0 ? sqrt(var / (nblocks - 1)) / mean : 0;
-	return fabs(*change) > noise && fabs(*change) > 2.5 * cv;
+	for (unsigned i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (unsigned i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*var = n > 1 ? ss / (n - 1) : 0;
+}
+
+bool sweep_drifted(const double *base, unsigned n, double noise, double *change)
+{
+	double l[TUNE_DRIFT_MAX], m1, m2, v1, v2, se, t, df, a, b;
+	unsigned h = n / 2, k;
+
+	*change = 0;
+	if (n < 4 || n > TUNE_DRIFT_MAX)
+		return false;
+	for (k = 0; k < n; k++)
+		l[k] = log(base[k] > 0 ? base[k] : 1e-9);
+	/* the earlier half against the later one (the middle run, if any,
+	 * in neither), on a log scale */
+	moments(l, h, &m1, &v1);
+	moments(l + n - h, h, &m2, &v2);
+	*change = exp(m2 - m1) - 1;
+	if (fabs(*change) <= noise)
+		return false;
+	a = v1 / h;
+	b = v2 / h;
+	se = sqrt(a + b);
+	if (se == 0)
+		return true;	/* two flat halves a band apart */
+	t = (m2 - m1) / se;
+	/* Welch's degrees of freedom */
+	df = (a + b) * (a + b) / (a * a / (h - 1) + b * b / (h - 1));
+	return fabs(t) > stats_t_quantile(0.995, df < 1 ? 1 : df);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bootstrap.h"
+#include "interval.h"
 #include "sweep.h"
 #include "workload.h"
 
@@ -69,6 +69,31 @@ static void test_stats(void **state)
 	assert_true(lo2 <= lo && hi2 >= hi);
 }
 
+/* Student's t quantiles against published tables, and the interval. */
+static void test_t(void **state)
+{
+	static const struct { double p, df, t; } rows[] = {
+		{ 0.975, 1, 12.7062047 }, { 0.975, 3, 3.1824463 }, { 0.975, 4, 2.7764451 },
+		{ 0.975, 10, 2.2281389 }, { 0.995, 3, 5.8409093 },
+		{ 0.5, 5, 0 }, { 0.025, 4, -2.7764451 }, { 0.975, 1e6, 1.9599664 },
+	};
+	const double x[] = { 1, 2, 3, 4, 5 };
+	double m, lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_float_equal(stats_t_quantile(rows[i].p, rows[i].df), rows[i].t,
+				   1e-6);
+	/* mean 3, s = sqrt(2.5), t(0.975, 4) = 2.7764: 3 -+ 1.9632 */
+	stats_t_interval(x, 5, 0.95, &m, &lo, &hi);
+	assert_float_equal(m, 3, 1e-12);
+	assert_float_equal(lo, 3 - 2.7764451 * sqrt(2.5 / 5), 1e-6);
+	assert_float_equal(hi, 3 + 2.7764451 * sqrt(2.5 / 5), 1e-6);
+	stats_t_interval(x, 1, 0.95, &m, &lo, &hi);
+	assert_float_equal(lo, 1, 0);
+	assert_float_equal(hi, 1, 0);
+}
+
 /* m for nblocks x 3 configurations: the baseline, one `effect` times it,
  * one equal to it (A/A); every run moves by up to +-jitter, and the device
  * by up to +-drift between blocks (the pairing takes that out). */
@@ -123,17 +148,25 @@ static void test_verdicts(void **state)
 
 static void test_drift(void **state)
 {
-	double m[5 * 3];
+	const double flat[] = { 100, 102, 99, 101, 100, 98 };
+	const double step[] = { 100, 101, 99, 80, 81, 79 };
+	const double odd_last[] = { 222, 217, 216, 221, 223, 170 };	/* one odd run */
+	const double noisy[] = { 100, 130, 80, 110, 70, 105 };
+	const double slope[] = { 100, 96, 92, 88, 84, 80, 76 };
 	double change;
 
 	(void)state;
-	synth(m, 5, 1, 0.01, 0, 4);
-	assert_false(sweep_drifted(1000, 1010, m, 5, 3, 0.03, &change));
-	assert_float_equal(change, 0.01, 1e-12);
-	assert_true(sweep_drifted(1000, 800, m, 5, 3, 0.03, &change));
-	/* a baseline that moves 20 % between blocks anyway: 10 % is no drift */
-	synth(m, 5, 1, 0.2, 0, 4);
-	assert_false(sweep_drifted(1000, 900, m, 5, 3, 0.03, &change));
+	assert_false(sweep_drifted(flat, 6, 0.03, &change));
+	assert_true(fabs(change) < 0.03);
+	assert_true(sweep_drifted(step, 6, 0.03, &change));
+	assert_float_equal(change, -0.2, 0.01);
+	/* a single odd run at the end is no drift (a first-and-last test
+	 * called this -23 %) */
+	assert_false(sweep_drifted(odd_last, 6, 0.03, &change));
+	/* a baseline that moves 30 % anyway: 10 % is no drift */
+	assert_false(sweep_drifted(noisy, 6, 0.03, &change));
+	assert_true(sweep_drifted(slope, 7, 0.03, &change));
+	assert_false(sweep_drifted(flat, 3, 0.03, &change));	/* too few runs */
 }
 
 int main(void)
@@ -141,6 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_design),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_drift),
 	};
