@@ -14,6 +14,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "tune"))
+		return cmd_tune(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
 	/* No subcommand: "diskbench [OPTIONS] [TARGET]" is a run. */

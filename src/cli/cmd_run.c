@@ -41,6 +41,7 @@ static void usage(FILE *f)
 		"       diskbench list engines|profiles|tests\n"
 		"       diskbench report [OPTIONS] RESULT.json...\n"
 		"       diskbench compare [--json FILE] [--quiet] BEFORE.json AFTER.json...\n"
+		"       diskbench tune [OPTIONS] TARGET | --restore [TARGET]\n"
 		"\n"
 		"Benchmark TARGET: a directory (default: the current one; scratch files\n"
 		"in a private diskbench.XXXXXX directory, always removed), a block device\n"

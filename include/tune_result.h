@@ -1,0 +1,99 @@
+/* tune_result.h - what a tune found: every trial, every verdict, what it recommends. */
+#ifndef DISKBENCH_TUNE_RESULT_H
+#define DISKBENCH_TUNE_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "result.h"
+#include "sweep.h"
+#include "tune.h"
+
+#define TUNE_MAX_CONFIGS 24
+#define TUNE_MAX_TESTS 16
+#define TUNE_MAX_BLOCKS 100
+
+/* One trial: one test of one configuration in one block. */
+struct tune_trial {
+	unsigned config;	/* index into tune_sweep.configs */
+	unsigned block;		/* SWEEP_OUTSIDE for the baseline's first and last runs */
+	unsigned test;		/* index into tune_sweep.tests */
+	double iops, bytes_per_sec;
+	uint64_t lat_p99_ns, runtime_ns, ops, errors;
+};
+
+/* A configuration on a test, over the blocks: medians, and against the
+ * baseline (configuration 0) its paired throughput ratio and p99 ratio. */
+struct tune_cell {
+	double iops, bytes_per_sec;	/* medians over the blocks */
+	uint64_t lat_p99_ns;
+	struct sweep_verdict thr;	/* throughput: +1 better */
+	struct sweep_verdict p99;	/* p99 latency: -1 (lower) is better */
+};
+
+/* One knob's sweep. */
+struct tune_sweep {
+	enum tune_knob knob;
+	char workload[256];		/* the profile its trials ran */
+	unsigned nconfig;		/* configs[0] is the baseline: the value found */
+	char configs[TUNE_MAX_CONFIGS][TUNE_VALUE_MAX];
+	unsigned ntests;
+	char tests[TUNE_MAX_TESTS][64];	/* names, as in a run's report */
+	bool random[TUNE_MAX_TESTS];	/* random I/O: shown in IOPS, else MB/s */
+	struct tune_trial *trials;	/* in the order they ran; owned */
+	unsigned ntrials, planned;	/* ran, and planned (fewer: interrupted) */
+
+	/* tune_analyze fills the rest. */
+	bool analyzed;			/* every trial ran: cells, verdicts, drift */
+	unsigned ncompared;		/* comparisons the correction covers */
+	struct tune_cell cells[TUNE_MAX_CONFIGS][TUNE_MAX_TESTS];
+	bool drifted;
+	double drift[TUNE_MAX_TESTS];	/* last / first baseline run - 1, per test */
+	int recommended;		/* the configuration to use, or -1: keep */
+	char reason[512];		/* why, in words */
+};
+
+struct tune_result {
+	const char *tool_version;
+	char started_at[32];
+	struct host_info host;
+	struct target_info target;
+	struct tune_queue queue;	/* the queue, and its settings before the sweep */
+	unsigned nblocks;
+	double noise;			/* the band: 0.03 is +-3 % */
+	uint64_t seed;
+	struct tune_sweep sweeps[KNOB_COUNT];
+	unsigned nsweeps;
+	bool interrupted;		/* a signal stopped the sweep */
+	bool restored;			/* every setting reads back as it was */
+	bool applied;			/* --apply kept the recommendations */
+	char **warnings;		/* owned, as in run_result */
+	unsigned nwarnings;
+};
+
+/*
+ * Derive from s's trials (all planned ones run: s->ntrials == s->planned)
+ * the medians, the paired ratios of every configuration to the baseline with
+ * their intervals (sweep_compare, corrected for every configuration x test
+ * compared), the drift of the baseline between the first and last runs, and
+ * the recommendation: the configuration with the best geometric-mean ratio
+ * among those better on at least one test and worse on none, unless the
+ * device drifted; a configuration equal to the baseline's value is a
+ * control (A/A) and never recommended. Returns 0 or -EINVAL (trials
+ * missing: nothing is claimed).
+ */
+int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
+
+/* Add a trial; 0 or -ENOMEM. */
+int tune_add_trial(struct tune_sweep *s, const struct tune_trial *t);
+
+/* Add a warning (printf-style), free what r owns. */
+int tune_warn(struct tune_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tune_result_free(struct tune_result *r);
+
+/* The text report (fits 100 columns) and one JSON document (schema
+ * "diskbench-tune/1", README.md documents it). 0 or -errno. */
+int report_tune_text(FILE *f, const struct tune_result *r);
+int report_tune_json(FILE *f, const struct tune_result *r);
+
+#endif

@@ -1,0 +1,806 @@
+/* cmd_tune.c - "diskbench tune TARGET": sweep queue settings, say what is significant, put them back. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "engine.h"
+#include "host.h"
+#include "opts.h"
+#include "parse.h"
+#include "plan.h"
+#include "profile.h"
+#include "runner.h"
+#include "safety.h"
+#include "stage.h"
+#include "tune.h"
+#include "tune_result.h"
+
+#define DEFAULT_BLOCKS 5
+#define DEFAULT_NOISE 0.03
+#define DEFAULT_READ_AHEAD "0,128,512,2048,8192"
+/* Start-up, the cache drop and the teardown around each test of a trial. */
+#define TRIAL_OVERHEAD_NS 300000000ull
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: diskbench tune [SWEEP OPTIONS] [RUN OPTIONS] TARGET\n"
+		"       diskbench tune --restore [TARGET]\n"
+		"\n"
+		"Measure which queue settings suit TARGET's disk (a block device, or the disk\n"
+		"under a file or directory): each knob is swept with its own workload, in\n"
+		"randomised blocks, against the current settings, which are measured first\n"
+		"and last; a value is recommended only when it is better beyond the noise\n"
+		"band on a test and worse on none. Every setting is put back and read back;\n"
+		"a journal under /run/diskbench lets --restore finish after a kill -9.\n"
+		"\n"
+		"Sweep options (with none, the scheduler and the readahead are swept):\n"
+		"  --scheduler LIST     schedulers (default: every one the disk offers)\n"
+		"  --read-ahead LIST    read_ahead_kb values, KiB or 128k, 1m (default: %s)\n"
+		"  --nr-requests LIST, --max-sectors LIST (KiB), --nomerges LIST, --wbt LIST\n"
+		"                       (wbt_lat_usec) - swept only when given\n"
+		"  --workload PROFILE|TESTS  the trials' workload instead of each knob's own\n"
+		"                       (tune-scheduler, tune-readahead): a profile, or tests\n"
+		"  --blocks N           repetitions of every value, in random order (default: %d)\n"
+		"  --noise PCT          the band within which a change is no change (default: %.0f)\n"
+		"  --apply              keep the recommended settings (and say so)\n"
+		"  --json FILE          every trial and verdict, schema diskbench-tune/1\n"
+		"  --quiet              no progress, no report on stdout\n"
+		"  --restore [TARGET]   put back what a killed tune left changed\n"
+		"\n"
+		"Run options (--runtime, --ramp, --size, --engine, --jobs, --destructive ...)\n"
+		"apply to every trial; see diskbench --help. Changing queue settings needs\n"
+		"root. Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 refused\n"
+		"(not root, a journal left over, a zoned device), 130 interrupted.\n",
+		DEFAULT_READ_AHEAD, DEFAULT_BLOCKS, 100 * DEFAULT_NOISE);
+}
+
+struct tune_args {
+	const char *lists[KNOB_COUNT];	/* --scheduler LIST ...; NULL: not given */
+	const char *workload;
+	unsigned blocks;
+	double noise;
+	bool apply, restore, quiet, help;
+	const char *json;
+	int rargc;			/* what is left for opts_parse */
+	char **rargv;
+};
+
+/* "--opt VALUE" or "--opt=VALUE" at argv[*i]: the value, NULL if argv[*i]
+ * is not opt; *missing when it has no value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, bool *missing)
+{
+	size_t n = strlen(opt);
+	const char *a = argv[*i];
+
+	*missing = false;
+	if (strncmp(a, opt, n) || (a[n] && a[n] != '='))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Tune's own options out of argv; the rest go to the run's parser. */
+static int parse_args(int argc, char **argv, struct tune_args *a)
+{
+	const char *v;
+	bool missing;
+	char *end;
+
+	a->blocks = DEFAULT_BLOCKS;
+	a->noise = DEFAULT_NOISE;
+	a->rargv = calloc((size_t)argc + 1, sizeof(*a->rargv));
+	if (!a->rargv) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	a->rargv[a->rargc++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		bool mine = false;
+
+		for (unsigned k = 0; k < KNOB_COUNT && !mine; k++) {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--%s", tune_knob_option((enum tune_knob)k));
+			v = opt_value(argc, argv, &i, opt, &missing);
+			if (missing || (v && !*v)) {
+				cli_error("tune: %s needs a LIST", opt);
+				return EXIT_USAGE;
+			}
+			if (v) {
+				a->lists[k] = v;
+				mine = true;
+			}
+		}
+		if (mine)
+			continue;
+		if (!strcmp(argv[i], "--apply")) {
+			a->apply = true;
+		} else if (!strcmp(argv[i], "--restore")) {
+			a->restore = true;
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			a->quiet = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			a->help = true;
+		} else if ((v = opt_value(argc, argv, &i, "--workload", &missing)) || missing) {
+			if (!v || !*v) {
+				cli_error("tune: --workload needs a PROFILE or a list of tests");
+				return EXIT_USAGE;
+			}
+			a->workload = v;
+		} else if ((v = opt_value(argc, argv, &i, "--json", &missing)) || missing) {
+			if (!v || !*v) {
+				cli_error("tune: --json needs a FILE");
+				return EXIT_USAGE;
+			}
+			a->json = v;
+		} else if ((v = opt_value(argc, argv, &i, "--blocks", &missing)) || missing) {
+			unsigned long n = v ? strtoul(v, &end, 10) : 0;
+
+			if (!v || !*v || *end || n < 2 || n > TUNE_MAX_BLOCKS) {
+				cli_error("tune: --blocks: '%s' is not a number from 2 to %d",
+					  v ? v : "", TUNE_MAX_BLOCKS);
+				return EXIT_USAGE;
+			}
+			a->blocks = (unsigned)n;
+		} else if ((v = opt_value(argc, argv, &i, "--noise", &missing)) || missing) {
+			double pct = v ? strtod(v, &end) : -1;
+
+			if (!v || !*v || *end || !(pct >= 0 && pct <= 50)) {
+				cli_error("tune: --noise: '%s' is not a percentage from 0 to 50",
+					  v ? v : "");
+				return EXIT_USAGE;
+			}
+			a->noise = pct / 100;
+		} else {
+			a->rargv[a->rargc++] = argv[i];
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Everything one tune holds. */
+struct tune_ctx {
+	struct tune_args a;
+	struct settings cli;
+	struct settings run[KNOB_COUNT];	/* each sweep's: its specs point into them */
+	const struct engine_ops *e;
+	struct target_info ti;
+	struct safety_verdict writes;
+	struct tune_journal journal;
+	bool journaled;
+	struct profile prof[KNOB_COUNT];
+	bool prof_loaded[KNOB_COUNT];
+	struct plan plans[KNOB_COUNT];	/* per sweep, in r.sweeps order */
+	struct plan all;		/* every test of every sweep: the stage's */
+	struct stage stage;
+	struct tune_result r;
+	struct cli_output out;
+	bool on_stdout, progress;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+/* The first signal stops the sweep, which then restores and reports; a
+ * second one restores at once (open/write/close only) and dies. */
+static void on_signal(int sig)
+{
+	if (stop_signal) {
+		tune_restore_now();
+		target_scratch_cleanup();
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* "128", "128k", "1m": KiB. 0 or -EINVAL. */
+static int parse_kib(const char *v, char *out, size_t len)
+{
+	uint64_t bytes;
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+
+	if (end != v && !*end) {
+		snprintf(out, len, "%llu", n);
+		return 0;
+	}
+	if (parse_size(v, &bytes) || bytes % 1024)
+		return -EINVAL;
+	snprintf(out, len, "%" PRIu64, bytes / 1024);
+	return 0;
+}
+
+/* One sweep's values: configs[0] the current value, then the list. */
+static int sweep_values(struct tune_ctx *c, enum tune_knob k, const char *list,
+			struct tune_sweep *s)
+{
+	const struct tune_queue *q = &c->r.queue;
+	char buf[512], *save = NULL, *tok, val[TUNE_VALUE_MAX], err[300];
+
+	s->knob = k;
+	s->nconfig = 1;
+	snprintf(s->configs[0], sizeof(s->configs[0]), "%s", q->value[k]);
+	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf)) {
+		cli_error("--%s: list too long", tune_knob_option(k));
+		return EXIT_USAGE;
+	}
+	for (tok = strtok_r(buf, k == KNOB_SCHEDULER ? ", " : ",", &save); tok;
+	     tok = strtok_r(NULL, k == KNOB_SCHEDULER ? ", " : ",", &save)) {
+		if (k == KNOB_READ_AHEAD || k == KNOB_MAX_SECTORS) {
+			if (parse_kib(tok, val, sizeof(val))) {
+				cli_error("--%s: '%s' is not a size in KiB (e.g. 128, 128k, 1m)",
+					  tune_knob_option(k), tok);
+				return EXIT_USAGE;
+			}
+		} else {
+			/* the scheduler list may come from "[none] mq-deadline" */
+			snprintf(val, sizeof(val), "%s", tok + (tok[0] == '['));
+			val[strcspn(val, "]")] = '\0';
+		}
+		if (tune_knob_check(q, k, val, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_USAGE;
+		}
+		if (s->nconfig >= TUNE_MAX_CONFIGS) {
+			cli_error("--%s: at most %d values", tune_knob_option(k),
+				  TUNE_MAX_CONFIGS - 1);
+			return EXIT_USAGE;
+		}
+		snprintf(s->configs[s->nconfig++], TUNE_VALUE_MAX, "%s", val);
+	}
+	if (s->nconfig < 2) {
+		cli_error("--%s: no value to try", tune_knob_option(k));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The knobs to sweep, their values and their workloads' plans. */
+static int plan_sweeps(struct tune_ctx *c)
+{
+	const struct tune_queue *q = &c->r.queue;
+	bool given = false;
+	char err[768];
+	int ret;
+
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		given |= c->a.lists[k] != NULL;
+	for (unsigned k = 0; k < KNOB_COUNT; k++) {
+		const char *list = c->a.lists[k];
+		struct tune_sweep *s = &c->r.sweeps[c->r.nsweeps];
+		struct settings cli = c->cli;
+		struct plan_in in;
+		const char *wl;
+
+		if (!given && k == KNOB_SCHEDULER) {
+			if (!strchr(q->schedulers, ' ')) {
+				tune_warn(&c->r, "%s offers only the scheduler \"%s\": nothing to sweep "
+					  "there", q->disk, q->value[KNOB_SCHEDULER]);
+				continue;
+			}
+			list = q->schedulers;
+		} else if (!given && k == KNOB_READ_AHEAD) {
+			list = DEFAULT_READ_AHEAD;
+		}
+		if (!list)
+			continue;
+		if (!q->have[k]) {
+			cli_error("--%s: %s has no queue/%s", tune_knob_option(k), q->disk,
+				  tune_knob_attr(k));
+			return EXIT_USAGE;
+		}
+		ret = sweep_values(c, k, list, s);
+		if (ret)
+			return ret;
+		/* Each knob's own workload, or the user's: a profile, or tests
+		 * of the knob's profile. */
+		wl = k == KNOB_READ_AHEAD ? "tune-readahead" : "tune-scheduler";
+		if (c->a.workload && (profile_is_path(c->a.workload) ||
+				      !profile_load(&c->prof[k], c->a.workload, err, sizeof(err)))) {
+			/* a profile: by name (loaded above) or by path */
+			wl = c->a.workload;
+			if (profile_is_path(wl)) {
+				ret = cli_load_profile(wl, &c->prof[k]);
+				if (ret >= 0)
+					return ret;
+			}
+		} else {
+			/* tests, with the settings of the knob's own profile */
+			if (c->a.workload &&
+			    opts_set(&cli, "test", c->a.workload, OPTS_CLI, err, sizeof(err))) {
+				cli_error("--workload: %s", err);
+				return EXIT_USAGE;
+			}
+			ret = cli_load_profile(wl, &c->prof[k]);
+			if (ret >= 0)
+				return ret;
+		}
+		c->prof_loaded[k] = true;
+		snprintf(s->workload, sizeof(s->workload), "%s", c->prof[k].name);
+		c->run[k] = c->prof[k].s;
+		opts_override(&c->run[k], &cli);
+		in = (struct plan_in){ .prof = &c->prof[k], .cli = &cli, .run = &c->run[k],
+				       .e = c->e, .ti = &c->ti, .writes = &c->writes };
+		ret = plan_build(&c->plans[c->r.nsweeps], &in, err, sizeof(err));
+		if (ret) {
+			cli_error("%s (the %s sweep's workload %s)", err, tune_knob_option(k), wl);
+			return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+		}
+		s->ntests = c->plans[c->r.nsweeps].n;
+		if (s->ntests > TUNE_MAX_TESTS) {
+			cli_error("the %s sweep's workload has %u tests (at most %d)",
+				  tune_knob_option(k), s->ntests, TUNE_MAX_TESTS);
+			return EXIT_USAGE;
+		}
+		for (unsigned t = 0; t < s->ntests; t++) {
+			snprintf(s->tests[t], sizeof(s->tests[t]), "%s", c->plans[c->r.nsweeps].names[t]);
+			s->random[t] = c->plans[c->r.nsweeps].specs[t].wl->pattern == WL_RAND;
+		}
+		s->planned = (c->a.blocks * s->nconfig + 2) * s->ntests;
+		c->r.nsweeps++;
+	}
+	if (!c->r.nsweeps) {
+		cli_error("%s: nothing to sweep", c->ti.path);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* What the sweep will cost, said before it starts. */
+static void announce(struct tune_ctx *c)
+{
+	uint64_t ns = 0, trials = 0;
+	char what[512] = "";
+	size_t used = 0;
+
+	for (unsigned i = 0; i < c->r.nsweeps; i++) {
+		const struct tune_sweep *s = &c->r.sweeps[i];
+		const struct plan *p = &c->plans[i];
+		uint64_t per = 0;
+
+		for (unsigned t = 0; t < p->n; t++)
+			per += p->specs[t].ramp_ns + p->specs[t].runtime_ns + TRIAL_OVERHEAD_NS;
+		trials += c->a.blocks * s->nconfig + 2;
+		ns += (c->a.blocks * s->nconfig + 2) * per;
+		if (used < sizeof(what))
+			used += (size_t)snprintf(what + used, sizeof(what) - used, "%s%s: %u values x "
+						 "%u tests", used ? "; " : "",
+						 tune_knob_option(s->knob), s->nconfig, s->ntests);
+	}
+	if (!c->a.quiet)
+		fprintf(stderr, "diskbench tune %s: %s; %u blocks, %" PRIu64 " trials, about %.1f "
+			"min\n", c->r.queue.disk, what, c->a.blocks, trials, (double)ns / 60e9);
+}
+
+/* Not root, or sysfs read-only: show what would happen, change nothing. */
+static int cannot_change(struct tune_ctx *c, const char *why)
+{
+	cli_error("refusing to tune %s: %s", c->r.queue.disk, why);
+	if (!c->a.quiet) {
+		for (unsigned i = 0; i < c->r.nsweeps; i++) {
+			const struct tune_sweep *s = &c->r.sweeps[i];
+
+			fprintf(stderr, "  would sweep %s (now %s):", tune_knob_option(s->knob),
+				s->configs[0]);
+			for (unsigned k = 1; k < s->nconfig; k++)
+				fprintf(stderr, " %s", s->configs[k]);
+			fprintf(stderr, ", %u tests of %s\n", s->ntests, s->workload);
+		}
+	}
+	return EXIT_REFUSED;
+}
+
+/* The settings of configuration k of sweep s: the found ones, with the
+ * swept knob at its value. */
+static void config_values(const struct tune_ctx *c, const struct tune_sweep *s, unsigned k,
+			  const char *values[KNOB_COUNT])
+{
+	for (unsigned j = 0; j < KNOB_COUNT; j++)
+		values[j] = c->r.queue.have[j] ? c->r.queue.value[j] : NULL;
+	values[s->knob] = s->configs[k];
+	/* Another scheduler comes with its own queue depth (256 under bfq is
+	 * no depth "none" can take): the kernel's, as a switch gives it; the
+	 * current scheduler keeps the depth it has. */
+	if (s->knob == KNOB_SCHEDULER && k && strcmp(s->configs[k], s->configs[0]))
+		values[KNOB_NR_REQUESTS] = TUNE_AS_KERNEL;
+}
+
+/* One trial: configuration k of sweep i, every test of its plan. 0, -EINTR
+ * (a signal), or the exit status after saying why. */
+static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block, unsigned n,
+		     unsigned total)
+{
+	struct tune_sweep *s = &c->r.sweeps[i];
+	struct plan *p = &c->plans[i];
+	const char *values[KNOB_COUNT];
+	char err[512];
+	int ret;
+
+	config_values(c, s, k, values);
+	ret = tune_apply(&c->r.queue, values, err, sizeof(err));
+	if (ret) {
+		cli_error("%s", err);
+		return ret == -EACCES || ret == -EROFS ? EXIT_REFUSED : EXIT_USAGE;
+	}
+	for (unsigned t = 0; t < p->n && !stop_signal; t++) {
+		struct test_spec *spec = &p->specs[t];
+		struct cli_progress ps = { 0 };
+		struct test_result tr;
+		struct tune_trial trial;
+
+		/* Every trial starts cold: readahead works on the cache. */
+		target_drop_file_cache(&c->stage.where.data, c->ti.kind);
+		if (c->progress) {
+			snprintf(ps.head, sizeof(ps.head), "[trial %u/%u] %s=%s %s", n, total,
+				 tune_knob_option(s->knob), s->configs[k], s->tests[t]);
+			spec->progress = cli_progress_test;
+			spec->progress_arg = &ps;
+		}
+		spec->stop = &stop_signal;
+		ret = runner_run(spec, &c->stage.where, &tr, err, sizeof(err));
+		spec->progress = NULL;
+		if (ret == -EINTR && stop_signal)
+			return -EINTR;
+		if (ret) {
+			cli_progress_clear();
+			cli_error("%s (trial %u, %s=%s): %s", s->tests[t], n,
+				  tune_knob_option(s->knob), s->configs[k], err);
+			return EXIT_RUNTIME;
+		}
+		if (stop_signal) {	/* cut short: not a whole trial */
+			free(tr.lat);
+			return -EINTR;
+		}
+		trial = (struct tune_trial){ .config = k, .block = block, .test = t,
+					     .iops = tr.iops, .bytes_per_sec = tr.bytes_per_sec,
+					     .lat_p99_ns = tr.lat_sum.pct[8],
+					     .runtime_ns = tr.runtime_ns, .ops = tr.ops,
+					     .errors = tr.errors };
+		free(tr.lat);
+		if (tr.errors)
+			tune_warn(&c->r, "%s (%s=%s): %" PRIu64 " I/O errors", s->tests[t],
+				  tune_knob_option(s->knob), s->configs[k], tr.errors);
+		if (tune_add_trial(s, &trial)) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+	}
+	return stop_signal ? -EINTR : 0;
+}
+
+/* Every sweep, trial after trial, in its randomised block order. */
+static int run_sweeps(struct tune_ctx *c)
+{
+	unsigned total = 0, n = 0;
+	int ret = 0;
+
+	for (unsigned i = 0; i < c->r.nsweeps; i++)
+		total += c->a.blocks * c->r.sweeps[i].nconfig + 2;
+	for (unsigned i = 0; i < c->r.nsweeps && !ret; i++) {
+		struct tune_sweep *s = &c->r.sweeps[i];
+		struct sweep_design d;
+
+		if (sweep_design(&d, s->nconfig, c->a.blocks, c->r.seed + i)) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		for (unsigned t = 0; t < d.ntrials && !ret; t++)
+			ret = run_trial(c, i, d.config[t], d.block[t], ++n, total);
+		sweep_design_free(&d);
+	}
+	if (c->progress)
+		cli_progress_clear();
+	return ret;
+}
+
+/* Put back what the journal holds; say so if it does not read back. */
+static int put_back(struct tune_ctx *c)
+{
+	char err[512];
+
+	if (!c->journaled)
+		return 0;
+	if (tune_restore(&c->journal, err, sizeof(err))) {
+		cli_error("%s", err);
+		tune_warn(&c->r, "%s", err);
+		return EXIT_RUNTIME;
+	}
+	tune_restore_disarm();
+	c->journaled = false;
+	c->r.restored = true;
+	return 0;
+}
+
+/* --apply: the recommended values, on purpose. */
+static int keep_recommended(struct tune_ctx *c)
+{
+	const char *values[KNOB_COUNT] = { NULL };
+	char err[512], what[256] = "";
+	size_t used = 0;
+
+	for (unsigned i = 0; i < c->r.nsweeps; i++) {
+		const struct tune_sweep *s = &c->r.sweeps[i];
+
+		if (s->recommended < 0)
+			continue;
+		values[s->knob] = s->configs[s->recommended];
+		if (used < sizeof(what))
+			used += (size_t)snprintf(what + used, sizeof(what) - used, "%s%s %s (was %s)",
+						 used ? ", " : "", tune_knob_attr(s->knob),
+						 values[s->knob], s->configs[0]);
+	}
+	if (!what[0]) {
+		tune_warn(&c->r, "--apply: nothing is recommended, nothing was kept");
+		return 0;
+	}
+	if (tune_apply(&c->r.queue, values, err, sizeof(err))) {
+		cli_error("--apply: %s", err);
+		return EXIT_RUNTIME;
+	}
+	c->r.applied = true;
+	tune_warn(&c->r, "--apply: kept %s on %s, on purpose: tune will not put it back (until "
+		  "a reboot, or a udev rule says otherwise)", what, c->r.queue.disk);
+	return 0;
+}
+
+/* --restore [TARGET]: finish what a killed tune left. */
+static int restore_leftovers(struct tune_ctx *c, const char *target)
+{
+	char disks[1024], err[512], *save = NULL, *tok;
+	struct tune_queue q;
+	int status = EXIT_OK, ret, n = 0;
+
+	if (target) {
+		ret = target_probe(target, &c->ti, err, sizeof(err));
+		if (!ret)
+			ret = tune_queue_probe(&c->ti, &q, err, sizeof(err));
+		if (ret) {
+			cli_error("%s: %s", target, err);
+			return EXIT_USAGE;
+		}
+		snprintf(disks, sizeof(disks), "%s", q.disk);
+	} else if (tune_journal_list(disks, sizeof(disks)) <= 0) {
+		printf("no tune journal in %s: nothing to restore\n", tune_journal_dir());
+		return EXIT_OK;
+	}
+	for (tok = strtok_r(disks, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		struct tune_journal j;
+
+		ret = tune_journal_read(tok, &j, err, sizeof(err));
+		if (ret == -ENOENT) {
+			printf("%s: no tune journal: nothing to restore\n", tok);
+			continue;
+		}
+		if (!ret)
+			ret = tune_restore(&j, err, sizeof(err));
+		if (ret) {
+			cli_error("%s", err);
+			status = ret == -EINVAL || ret == -ESTALE ? EXIT_USAGE : EXIT_RUNTIME;
+			continue;
+		}
+		n++;
+		printf("%s: restored what tune (pid %d, started %s) changed; every setting reads back "
+		       "as it was\n", tok, (int)j.pid, j.started);
+	}
+	(void)n;
+	return status;
+}
+
+static int render_tune_json(FILE *f, const void *r)
+{
+	return report_tune_json(f, r);
+}
+
+/* Options, the target, its queue, the sweeps' plans: nothing changed yet. */
+static int prepare(struct tune_ctx *c, int argc, char **argv)
+{
+	const char *pos[2], *target;
+	char err[512];
+	size_t npos;
+	int ret;
+
+	ret = parse_args(argc, argv, &c->a);
+	if (ret)
+		return ret;
+	opts_defaults(&c->cli);
+	if (opts_parse(&c->cli, c->a.rargc, c->a.rargv, pos, 1, &npos, err, sizeof(err))) {
+		cli_error("tune: %s", err);
+		fprintf(stderr, "Try 'diskbench tune --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (c->a.help || c->cli.help) {
+		usage(stdout);
+		return -1;
+	}
+	for (const char *const *o = (const char *const[]){ "test", "repeat", "csv", "bonnie-csv",
+							   "profile", NULL }; *o; o++) {
+		if (opts_given(&c->cli, *o)) {
+			cli_error("tune: --%s is a run option tune does not take (--workload, "
+				  "--blocks and --json are tune's)", *o);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->a.restore) {
+		ret = restore_leftovers(c, npos ? pos[0] : NULL);
+		return ret == EXIT_OK ? -1 : ret;
+	}
+	if (!npos) {
+		cli_error("tune: which TARGET? (a block device, or a file or directory on one)");
+		return EXIT_USAGE;
+	}
+	target = pos[0];
+	c->out = (struct cli_output){ .opt = "--json", .path = c->a.json,
+				      .render = render_tune_json };
+	ret = cli_check_outputs(&c->out, 1, &c->on_stdout);
+	if (ret)
+		return ret;
+	ret = engine_pick(c->cli.engine, &c->e, err, sizeof(err));
+	if (ret) {
+		cli_error("%s", err);
+		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	ret = target_probe(target, &c->ti, err, sizeof(err));
+	if (ret) {
+		cli_error("%s: %s", target, err);
+		return EXIT_USAGE;
+	}
+	ret = tune_queue_probe(&c->ti, &c->r.queue, err, sizeof(err));
+	if (ret) {
+		cli_error("%s: %s", target, err);
+		return ret == -EOPNOTSUPP ? EXIT_REFUSED : EXIT_USAGE;
+	}
+	ret = cli_check_dir_writable(&c->ti, err, sizeof(err));
+	if (ret) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	cli_writes_verdict(c->cli.destructive, &c->ti, &c->writes);
+	c->r.tool_version = PACKAGE_VERSION;
+	cli_now_iso(c->r.started_at, sizeof(c->r.started_at));
+	host_probe(&c->r.host);
+	c->r.target = c->ti;
+	c->r.nblocks = c->a.blocks;
+	c->r.noise = c->a.noise;
+	c->r.seed = c->cli.seed;
+	return plan_sweeps(c);
+}
+
+/* May tune change the queue now? Root, sysfs writable, no journal left. */
+static int may_change(struct tune_ctx *c)
+{
+	char path[256], err[512];
+	struct tune_journal j;
+	int ret;
+
+	if (geteuid() != 0)
+		return cannot_change(c, "changing queue settings needs root");
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", c->r.queue.disk,
+		 tune_knob_attr(c->r.sweeps[0].knob));
+	if (access(path, W_OK))
+		return cannot_change(c, "its queue settings cannot be written here (read-only "
+				     "sysfs?)");
+	ret = tune_journal_read(c->r.queue.disk, &j, err, sizeof(err));
+	if (ret == -ENOENT)
+		return EXIT_OK;
+	if (!ret)
+		cli_error("refusing to tune %s: an earlier tune (pid %d, started %s) left its "
+			  "journal %s: run diskbench tune --restore %s first", c->r.queue.disk,
+			  (int)j.pid, j.started, j.path, c->ti.path);
+	else
+		cli_error("refusing to tune %s: %s", c->r.queue.disk, err);
+	return EXIT_REFUSED;
+}
+
+/* The union of the sweeps' plans, for the stage (layout, O_DIRECT). */
+static uint64_t union_plan(struct tune_ctx *c)
+{
+	uint64_t size = 0;
+
+	c->all.n = 0;
+	for (unsigned i = 0; i < c->r.nsweeps; i++) {
+		for (unsigned t = 0; t < c->plans[i].n && c->all.n < MAX_PLAN; t++) {
+			c->all.specs[c->all.n++] = c->plans[i].specs[t];
+			if (c->plans[i].specs[t].size > size)
+				size = c->plans[i].specs[t].size;
+		}
+	}
+	return size;
+}
+
+/* Journal, stage, sweeps, restore: 0, 128 + signal, or an exit status. */
+static int sweep(struct tune_ctx *c)
+{
+	struct stage_in in = { .plan = &c->all, .e = c->e, .ti = &c->ti, .stop = &stop_signal };
+	char err[768];
+	int ret, status;
+
+	in.size = union_plan(c);
+	in.seed = c->cli.seed;
+	catch_signals();
+	ret = tune_journal_write(&c->r.queue, &c->journal, err, sizeof(err));
+	if (ret) {
+		cli_error("%s", err);
+		return ret == -EEXIST ? EXIT_REFUSED : EXIT_RUNTIME;
+	}
+	c->journaled = true;
+	tune_restore_arm(&c->journal);
+	ret = run_stage(&c->stage, &in, err, sizeof(err));
+	if (ret) {
+		cli_error("%s", err);
+		put_back(c);
+		return ret == -EINTR ? 128 + (int)stop_signal : ret == -EBUSY ? EXIT_REFUSED :
+		       EXIT_RUNTIME;
+	}
+	if (c->stage.direct_refused)
+		for (unsigned i = 0; i < c->r.nsweeps; i++)
+			for (unsigned t = 0; t < c->plans[i].n; t++)
+				c->plans[i].specs[t].direct = false;
+	announce(c);
+	status = run_sweeps(c);
+	stage_release(&c->stage);
+	if (status == -EINTR) {
+		c->r.interrupted = true;
+		status = 128 + (int)stop_signal;
+	}
+	ret = put_back(c);
+	return status ? status : ret;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	/* static: plans of 256 specs, a result of every trial's cells */
+	static struct tune_ctx c;
+	int status;
+
+	memset(&c, 0, sizeof(c));
+	c.stage.claim = -1;
+	status = prepare(&c, argc, argv);
+	c.progress = isatty(STDERR_FILENO) && !c.a.quiet;
+	if (status == EXIT_OK)
+		status = may_change(&c);
+	if (status == EXIT_OK) {
+		status = sweep(&c);
+		/* an interrupted or failed sweep is not analyzed: nothing claimed */
+		for (unsigned i = 0; i < c.r.nsweeps; i++)
+			tune_analyze(&c.r.sweeps[i], c.a.blocks, c.a.noise, c.r.seed + i);
+		if (c.a.apply && !c.r.interrupted && status == EXIT_OK)
+			status = keep_recommended(&c);
+		if (!c.a.quiet && !c.on_stdout)
+			report_tune_text(stdout, &c.r);
+		if (cli_write_outputs(&c.out, 1, &c.r) != EXIT_OK && status == EXIT_OK)
+			status = EXIT_RUNTIME;
+	}
+	if (c.journaled)
+		put_back(&c);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (c.prof_loaded[k])
+			profile_free(&c.prof[k]);
+	tune_result_free(&c.r);
+	free(c.a.rargv);
+	return status < 0 ? EXIT_OK : status;
+}

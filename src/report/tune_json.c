@@ -1,0 +1,142 @@
+/* tune_json.c - a tune as one JSON document, schema diskbench-tune/1: every trial, every verdict. */
+#include <stdio.h>
+
+#include "host.h"
+#include "json_writer.h"
+#include "tune_result.h"
+
+static const char *verdict_word(int v, bool lower_is_better)
+{
+	if (!v)
+		return "~";
+	return (v > 0) != lower_is_better ? "better" : "worse";
+}
+
+static void json_verdict(struct jw *w, const char *key, const struct sweep_verdict *v,
+			 bool lower_is_better)
+{
+	jw_open(w, key, '{', true);
+	jw_double(w, "ratio", v->ratio);
+	jw_double(w, "ci_low", v->lo);
+	jw_double(w, "ci_high", v->hi);
+	jw_double(w, "level", v->level);
+	jw_cstr(w, "verdict", verdict_word(v->verdict, lower_is_better));
+	jw_close(w, '}');
+}
+
+static void json_sweep(struct jw *w, const struct tune_result *r, const struct tune_sweep *s)
+{
+	jw_open(w, NULL, '{', false);
+	jw_cstr(w, "knob", tune_knob_option(s->knob));
+	jw_cstr(w, "attribute", tune_knob_attr(s->knob));
+	jw_field(w, "workload", s->workload);
+	jw_open(w, "configs", '[', true);
+	for (unsigned k = 0; k < s->nconfig; k++)
+		jw_field(w, NULL, s->configs[k]);
+	jw_close(w, ']');
+	jw_open(w, "tests", '[', false);
+	for (unsigned t = 0; t < s->ntests; t++)
+		jw_field(w, NULL, s->tests[t]);
+	jw_close(w, ']');
+	jw_u64(w, "trials_planned", s->planned);
+	jw_open(w, "trials", '[', false);
+	for (unsigned i = 0; i < s->ntrials; i++) {
+		const struct tune_trial *t = &s->trials[i];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "config", t->config);
+		if (t->block == SWEEP_OUTSIDE)
+			jw_null(w, "block");
+		else
+			jw_u64(w, "block", t->block);
+		jw_u64(w, "test", t->test);
+		jw_double(w, "iops", t->iops);
+		jw_double(w, "bytes_per_sec", t->bytes_per_sec);
+		jw_u64(w, "lat_p99_ns", t->lat_p99_ns);
+		jw_u64(w, "runtime_ns", t->runtime_ns);
+		jw_u64(w, "ops", t->ops);
+		jw_u64(w, "errors", t->errors);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_bool(w, "analyzed", s->analyzed);
+	if (s->analyzed) {
+		jw_u64(w, "comparisons", s->ncompared);
+		jw_open(w, "results", '[', false);
+		for (unsigned k = 0; k < s->nconfig; k++) {
+			for (unsigned t = 0; t < s->ntests; t++) {
+				const struct tune_cell *c = &s->cells[k][t];
+
+				jw_open(w, NULL, '{', false);
+				jw_u64(w, "config", k);
+				jw_u64(w, "test", t);
+				jw_double(w, "iops", c->iops);
+				jw_double(w, "bytes_per_sec", c->bytes_per_sec);
+				jw_u64(w, "lat_p99_ns", c->lat_p99_ns);
+				if (k) {
+					json_verdict(w, "throughput", &c->thr, false);
+					json_verdict(w, "lat_p99", &c->p99, true);
+				}
+				jw_close(w, '}');
+			}
+		}
+		jw_close(w, ']');
+		jw_open(w, "drift", '{', false);
+		jw_bool(w, "drifted", s->drifted);
+		jw_open(w, "change", '[', true);
+		for (unsigned t = 0; t < s->ntests; t++)
+			jw_double(w, NULL, s->drift[t]);
+		jw_close(w, ']');
+		jw_close(w, '}');
+	}
+	if (s->recommended >= 0)
+		jw_field(w, "recommended", s->configs[s->recommended]);
+	else
+		jw_null(w, "recommended");
+	jw_field(w, "reason", s->reason);
+	(void)r;
+	jw_close(w, '}');
+}
+
+int report_tune_json(FILE *f, const struct tune_result *r)
+{
+	const struct tune_queue *q = &r->queue;
+	struct jw w = { .f = f };
+
+	jw_open(&w, NULL, '{', false);
+	jw_cstr(&w, "schema", "diskbench-tune/1");
+	jw_open(&w, "tool", '{', false);
+	jw_cstr(&w, "name", "diskbench");
+	jw_cstr(&w, "version", r->tool_version);
+	jw_close(&w, '}');
+	jw_field(&w, "started_at", r->started_at);
+	report_json_host(&w, &r->host);
+	report_json_target(&w, &r->target);
+	jw_open(&w, "queue", '{', false);
+	jw_field(&w, "disk", q->disk);
+	jw_field(&w, "why", q->why);
+	jw_field(&w, "schedulers", q->schedulers);
+	jw_open(&w, "settings", '{', false);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (q->have[k])
+			jw_field(&w, tune_knob_attr((enum tune_knob)k), q->value[k]);
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	jw_u64(&w, "blocks", r->nblocks);
+	jw_double(&w, "noise", r->noise);
+	jw_u64(&w, "seed", r->seed);
+	jw_open(&w, "sweeps", '[', false);
+	for (unsigned i = 0; i < r->nsweeps; i++)
+		json_sweep(&w, r, &r->sweeps[i]);
+	jw_close(&w, ']');
+	jw_bool(&w, "interrupted", r->interrupted);
+	jw_bool(&w, "restored", r->restored);
+	jw_bool(&w, "applied", r->applied);
+	jw_open(&w, "warnings", '[', false);
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		jw_cstr(&w, NULL, r->warnings[i]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_putc(&w, '\n');
+	return jw_finish(&w);
+}

@@ -1,0 +1,156 @@
+/* tune_text.c - a tune for a person: each sweep's table, its verdicts, the recommendation. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "textw.h"
+#include "tune_result.h"
+
+static void line(struct textw *w, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Running text after prefix, wrapped under it. */
+static void line(struct textw *w, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	textw_start(w, prefix);
+	va_start(ap, fmt);
+	textw_vwordsf(w, " ", fmt, ap);
+	va_end(ap);
+	textw_nl(w);
+}
+
+/* "1.12 [1.08, 1.15]" */
+static const char *fmt_ratio(const struct sweep_verdict *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f [%.2f, %.2f]", v->ratio, v->lo, v->hi);
+	return buf;
+}
+
+static const char *mark(int verdict)
+{
+	return verdict > 0 ? "better" : verdict < 0 ? "worse" : "~";
+}
+
+/* The config's label: its value, and what it is to the baseline. */
+static void label(const struct tune_sweep *s, unsigned k, char *buf, size_t len)
+{
+	if (!k)
+		snprintf(buf, len, "%s (current)", s->configs[0]);
+	else if (!strcmp(s->configs[k], s->configs[0]))
+		snprintf(buf, len, "%s (again)", s->configs[k]);
+	else
+		snprintf(buf, len, "%s", s->configs[k]);
+}
+
+static void sweep_table(struct textw *w, const struct tune_result *r, const struct tune_sweep *s)
+{
+	char lab[TUNE_VALUE_MAX + 16], rate[32], p99[32], ratio[48], pr[48];
+
+	textw_nl(w);
+	if (!s->analyzed) {
+		line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests:",
+		     tune_knob_option(s->knob), r->queue.disk, s->workload, s->nconfig, r->nblocks,
+		     s->ntests);
+		line(w, "  ", "%u of %u trials ran: %s", s->ntrials, s->planned, s->reason);
+		return;
+	}
+	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests; intervals at %.1f %% "
+	     "(Bonferroni over %u comparisons), noise band +-%.0f %%:", tune_knob_option(s->knob),
+	     r->queue.disk, s->workload, s->nconfig, r->nblocks, s->ntests,
+	     100 * (1 - 0.05 / (s->ncompared ? s->ncompared : 1)), s->ncompared, 100 * r->noise);
+	textw_raw(w, "  %-18s %-16s %10s %9s  %-18s %-6s  %s", "test", "value", "rate", "p99",
+		  "ratio [interval]", "", "p99 ratio");
+	for (unsigned t = 0; t < s->ntests; t++) {
+		for (unsigned k = 0; k < s->nconfig; k++) {
+			const struct tune_cell *c = &s->cells[k][t];
+
+			label(s, k, lab, sizeof(lab));
+			if (s->random[t]) {
+				report_fmt_count(c->iops, rate, sizeof(rate) - 5);
+				strcat(rate, " IOPS");
+			} else {
+				snprintf(rate, sizeof(rate), "%.1f MB/s", c->bytes_per_sec / 1e6);
+			}
+			report_fmt_ns((double)c->lat_p99_ns, p99, sizeof(p99));
+			if (!k) {
+				textw_raw(w, "  %-18s %-16s %10s %9s", s->tests[t], lab, rate, p99);
+				continue;
+			}
+			fmt_ratio(&c->thr, ratio, sizeof(ratio));
+			snprintf(pr, sizeof(pr), "%.2f", c->p99.ratio);
+			textw_raw(w, "  %-18s %-16s %10s %9s  %-18s %-6s  %s", "", lab, rate, p99, ratio,
+				  mark(c->thr.verdict), pr);
+		}
+	}
+	if (s->drifted) {
+		for (unsigned t = 0; t < s->ntests; t++)
+			if (s->drift[t] > r->noise || s->drift[t] < -r->noise)
+				line(w, "  ", "drift: %s moved %+.1f %% from the first half of the "
+				     "current value's runs to the second", s->tests[t],
+				     100 * s->drift[t]);
+	}
+	line(w, "  ", "%s: %s", s->recommended >= 0 ? "recommended" : "verdict", s->reason);
+}
+
+/* How to keep what the sweeps recommend, beyond this boot. */
+static void keep_it(struct textw *w, const struct tune_result *r)
+{
+	char rule[512];
+	size_t used;
+	bool any = false;
+
+	used = (size_t)snprintf(rule, sizeof(rule), "ACTION==\"add|change\", KERNEL==\"%s\"",
+				r->queue.disk);
+	for (unsigned i = 0; i < r->nsweeps; i++) {
+		const struct tune_sweep *s = &r->sweeps[i];
+
+		if (s->recommended < 0 || used >= sizeof(rule))
+			continue;
+		any = true;
+		used += (size_t)snprintf(rule + used, sizeof(rule) - used, ", ATTR{queue/%s}=\"%s\"",
+					 tune_knob_attr(s->knob), s->configs[s->recommended]);
+	}
+	if (!any)
+		return;
+	textw_nl(w);
+	line(w, "", "To keep it after a reboot, a udev rule (for example in "
+	     "/etc/udev/rules.d/60-diskbench-tune.rules; elevator= on the kernel command line does "
+	     "nothing on blk-mq kernels):");
+	textw_raw(w, "  %s", rule);
+}
+
+int report_tune_text(FILE *f, const struct tune_result *r)
+{
+	const struct tune_queue *q = &r->queue;
+	struct textw w = { .f = f };
+	char now[256] = "";
+	size_t used = 0;
+
+	line(&w, "", "diskbench %s tune started %s on %s, kernel %s", r->tool_version,
+	     r->started_at, r->host.hostname, r->host.kernel);
+	line(&w, "target:   ", "%s: %s", r->target.path, q->why);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (q->have[k] && used < sizeof(now))
+			used += (size_t)snprintf(now + used, sizeof(now) - used, "%s%s %s",
+						 used ? ", " : "", tune_knob_attr((enum tune_knob)k),
+						 q->value[k]);
+	line(&w, "settings: ", "%s (before the sweep)", now);
+	for (unsigned i = 0; i < r->nsweeps; i++)
+		sweep_table(&w, r, &r->sweeps[i]);
+	keep_it(&w, r);
+	textw_nl(&w);
+	if (r->interrupted)
+		line(&w, "", "interrupted: the sweep was cut short and nothing is recommended.");
+	line(&w, "", "%s", r->restored ? "Every setting was put back and reads back as it was."
+	     : r->applied ? "The recommended settings were kept (--apply)." :
+	     "NOT every setting could be put back: see the messages above and run "
+	     "diskbench tune --restore.");
+	line(&w, "", "Rates are medians over the blocks; ratio = value / current, the geometric "
+	     "mean of paired per-block ratios (p99 ratio: lower is better); MB/s = 10^6 bytes/s.");
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		line(&w, "warning: ", "%s", r->warnings[i]);
+	return textw_finish(&w);
+}

@@ -1,0 +1,173 @@
+#!/bin/bash
+# tune.sh - diskbench tune on loop devices made here: it finds differences this
+# machine is known to have (bfq's cost on a RAM-backed device; readahead for
+# small buffered reads from a disk image), invents none in an A/A sweep, puts
+# every setting back (also after SIGINT), and after a kill -9 leaves a journal
+# that tune --restore finishes exactly; a leftover journal blocks a new tune,
+# a corrupt one is reported and nothing is guessed; bad input changes nothing.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_root
+need_cmd losetup python3
+need_diskbench
+make_tmpdir /dev/shm
+T=$TMP_DIR
+# A private journal directory: a real tune elsewhere on the machine is not ours.
+export DISKBENCH_TUNE_JOURNALS=$T/journals
+FAST=(--runtime 400ms --ramp 100ms --blocks 4)
+KNOBS="scheduler read_ahead_kb nr_requests max_sectors_kb nomerges wbt_lat_usec"
+
+# settings DEV: every knob of its queue, one line.
+settings()
+{
+	local q=/sys/block/$(basename "$1")/queue k
+	for k in $KNOBS; do
+		[ -e "$q/$k" ] && printf '%s=%s ' "$k" "$(cat "$q/$k")"
+	done
+	echo
+}
+# put DEV KNOB VALUE, remembering to put it back at exit.
+put()
+{
+	local f=/sys/block/$(basename "$1")/queue/$2
+	at_exit "echo '$(sed 's/.*\[\(.*\)\].*/\1/' "$f")' >'$f' 2>/dev/null"
+	echo "$3" >"$f" || fail "cannot set $2=$3 on $1"
+}
+
+# A RAM-backed device: bfq's cost per request is what limits it.
+make_loop 256 random
+SHM=$LOOP_DEV
+
+# ---- bad input: one line, exit 2 or 3, nothing changed -------------------
+expect_refusal()	# expect_refusal RC PATTERN ARGS...
+{
+	local want=$1 pat=$2 before out rc
+	shift 2
+	before=$(settings "$SHM")
+	out=$("$DISKBENCH" tune "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "tune $*: exit $rc, want $want: $out"
+	printf '%s' "$out" | grep -q -- "$pat" || fail "tune $*: '$out' does not say '$pat'"
+	[ "$(settings "$SHM")" = "$before" ] || fail "tune $*: settings changed"
+	[ -z "$(ls -A "$DISKBENCH_TUNE_JOURNALS" 2>/dev/null)" ] || fail "tune $*: left a journal"
+}
+expect_refusal 2 "scheduler" --scheduler none,frobnicate "$SHM"
+expect_refusal 2 "read-ahead: 'abc' is not a size" --read-ahead 0,abc "$SHM"
+expect_refusal 2 "no block device queue" /dev/shm
+expect_refusal 2 "blocks" --blocks 1 "$SHM"
+expect_refusal 2 "does not take" --repeat 3 "$SHM"
+# Not root: what it would sweep and why it cannot, exit 3.
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	mode=$(stat -c %a "$SHM")
+	at_exit "chmod $mode '$SHM'"
+	chmod o+r "$SHM"
+	before=$(settings "$SHM")
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DISKBENCH" tune "${FAST[@]}" \
+		--scheduler none,bfq "$SHM" 2>&1)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "tune as nobody: exit $rc, want 3: $out"
+	printf '%s' "$out" | grep -q "needs root" || fail "tune as nobody: $out"
+	printf '%s' "$out" | grep -q "would sweep scheduler" || fail "tune as nobody: $out"
+	[ "$(settings "$SHM")" = "$before" ] || fail "tune as nobody changed settings"
+	chmod "$mode" "$SHM"
+fi
+
+# ---- ground truth 1: bfq costs a RAM-backed device its IOPS --------------
+put "$SHM" scheduler bfq
+before=$(settings "$SHM")
+"$DISKBENCH" tune --runtime 600ms --ramp 100ms --blocks 5 --scheduler none,bfq \
+	--workload rand-read --quiet --json "$T/bfq.json" "$SHM" 2>"$T/bfq.err" ||
+	fail "tune bfq/none: exit $?: $(cat "$T/bfq.err")"
+[ "$(settings "$SHM")" = "$before" ] || fail "after tune: $(settings "$SHM"), before: $before"
+[ "$(json "$T/bfq.json" 'd["sweeps"][0]["recommended"]')" = none ] ||
+	fail "bfq vs none: not 'none': $(json "$T/bfq.json" 'd["sweeps"][0]["reason"]'): $(json "$T/bfq.json" '[(r["config"], r["test"], r.get("throughput")) for r in d["sweeps"][0]["results"]]')"
+# the control (bfq again) never is "better" or "worse"
+json "$T/bfq.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"] if r["config"] == 2]' |
+	grep -q "better\|worse" && fail "bfq vs bfq (A/A) found a difference"
+[ "$(json "$T/bfq.json" 'd["restored"]')" = True ] || fail "the JSON does not say restored"
+[ "$(json "$T/bfq.json" 'd["schema"]')" = diskbench-tune/1 ] || fail "schema"
+
+# ---- ground truth 2: readahead for 4k buffered reads from a disk image ----
+# A device over a disk image, with direct I/O to it: readahead turns 4 KiB
+# reads into large requests to the disk.
+DIMG=$(mktemp -d /var/tmp/diskbench-tune.XXXXXX) || fail "mktemp"
+at_exit "rm -rf -- '$DIMG'"
+make_loop 128 random "$DIMG" --direct-io=on
+DISK=$LOOP_DEV
+put "$DISK" read_ahead_kb 0
+before=$(settings "$DISK")
+"$DISKBENCH" tune "${FAST[@]}" --read-ahead 0,1024 --quiet --json "$T/ra.json" "$DISK" \
+	2>"$T/ra.err" || fail "tune readahead: exit $?: $(cat "$T/ra.err")"
+[ "$(settings "$DISK")" = "$before" ] || fail "after tune: $(settings "$DISK"), before: $before"
+[ "$(json "$T/ra.json" 'd["sweeps"][0]["recommended"]')" = 1024 ] ||
+	fail "readahead 0 vs 1024: not 1024: $(json "$T/ra.json" 'd["sweeps"][0]["reason"]')"
+
+# ---- A/A: the current value against itself is no difference -------------
+put "$SHM" scheduler none
+"$DISKBENCH" tune "${FAST[@]}" --scheduler none --workload rand-read --quiet \
+	--json "$T/aa.json" "$SHM" 2>"$T/aa.err" || fail "A/A tune: exit $?: $(cat "$T/aa.err")"
+[ "$(json "$T/aa.json" 'd["sweeps"][0]["recommended"]')" = None ] || fail "A/A: recommended something"
+json "$T/aa.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"] if r["config"] == 1]' |
+	grep -q "better\|worse" && fail "A/A: a difference found: $(json "$T/aa.json" 'd["sweeps"][0]["results"]')"
+
+# ---- the text report -------------------------------------------------------
+"$DISKBENCH" tune "${FAST[@]}" --blocks 2 --scheduler none,mq-deadline --workload rand-read \
+	"$SHM" >"$T/text" 2>"$T/text.err" || fail "tune text: exit $?: $(cat "$T/text.err")"
+grep -q "^  rand-read 4k qd1 " "$T/text" || fail "text: no table: $(cat "$T/text")"
+grep -q "Every setting was put back" "$T/text" || fail "text: no word of the restore"
+awk 'length($0) > 100 { bad = 1 } END { exit bad }' "$T/text" || fail "text wider than 100 columns"
+grep -q "about [0-9.]* min" "$T/text.err" || fail "tune did not say how long it takes"
+
+# ---- SIGINT: stops, restores, says nothing is recommended ----------------
+put "$SHM" scheduler mq-deadline
+before=$(settings "$SHM")
+"$DISKBENCH" tune --runtime 2s --ramp 0 --blocks 5 --scheduler none,bfq,kyber --quiet \
+	--json "$T/int.json" "$SHM" >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, want 130"
+[ "$(settings "$SHM")" = "$before" ] || fail "after SIGINT: $(settings "$SHM"), before: $before"
+[ "$(json "$T/int.json" 'd["interrupted"]')" = True ] || fail "SIGINT: the JSON does not say so"
+[ "$(json "$T/int.json" 'd["sweeps"][0]["recommended"]')" = None ] || fail "SIGINT: recommended"
+[ -z "$(ls -A "$DISKBENCH_TUNE_JOURNALS")" ] || fail "SIGINT: journal left"
+
+# ---- kill -9: settings differ; a new tune refuses; --restore finishes -------
+before=$(settings "$SHM")
+sched=$(cat "/sys/block/$(basename "$SHM")/queue/scheduler")
+"$DISKBENCH" tune --runtime 1s --ramp 0 --blocks 5 --scheduler none,bfq,kyber --read-ahead 0,4096 \
+	--workload rand-read --quiet "$SHM" >/dev/null 2>&1 &
+pid=$!
+# until another scheduler is in (nr_requests alone changes for a moment
+# at every trial)
+for _ in $(seq 600); do
+	[ "$(cat "/sys/block/$(basename "$SHM")/queue/scheduler")" != "$sched" ] && break
+	sleep 0.05
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+[ "$(settings "$SHM")" != "$before" ] || fail "kill -9: nothing had changed yet (too early?)"
+out=$("$DISKBENCH" tune "${FAST[@]}" --scheduler none "$SHM" 2>&1 >/dev/null)
+rc=$?
+[ "$rc" -eq 3 ] || fail "tune after kill -9: exit $rc, want 3 (journal left): $out"
+printf '%s' "$out" | grep -q "tune --restore" || fail "tune after kill -9 does not say how: $out"
+"$DISKBENCH" tune --restore "$SHM" >"$T/restore.out" 2>&1 || fail "tune --restore: exit $?: $(cat "$T/restore.out")"
+[ "$(settings "$SHM")" = "$before" ] || fail "after --restore: $(settings "$SHM"), before: $before"
+[ -z "$(ls -A "$DISKBENCH_TUNE_JOURNALS")" ] || fail "--restore left the journal"
+
+# ---- a corrupt journal: reported, nothing guessed, nothing changed --------
+name=$(basename "$SHM")
+printf 'diskbench-tune-journal 1\ndisk %s\ndevno %s\npid 1\nstarted x\nscheduler frobnicate\n' \
+	"$name" "$(cat "/sys/block/$name/dev")" >"$DISKBENCH_TUNE_JOURNALS/$name.journal"
+before=$(settings "$SHM")
+out=$("$DISKBENCH" tune --restore "$SHM" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "--restore of a corrupt journal: exit $rc, want 2: $out"
+printf '%s' "$out" | grep -q "$name.journal:[0-9]*:" || fail "corrupt journal: no FILE:LINE: $out"
+[ "$(settings "$SHM")" = "$before" ] || fail "a corrupt journal changed settings"
+out=$("$DISKBENCH" tune "${FAST[@]}" --scheduler none "$SHM" 2>&1 >/dev/null)
+[ $? -eq 3 ] || fail "tune with a corrupt journal left: did not refuse: $out"
+rm -f "$DISKBENCH_TUNE_JOURNALS/$name.journal"
+echo "ok"
