@@ -558,6 +558,9 @@ static int keep_recommended(struct tune_ctx *c)
 		tune_warn(&c->r, "--apply: nothing is recommended, nothing was kept");
 		return 0;
 	}
+	/* another scheduler with its own queue depth, as in the sweep */
+	if (values[KNOB_SCHEDULER] && !values[KNOB_NR_REQUESTS])
+		values[KNOB_NR_REQUESTS] = TUNE_AS_KERNEL;
 	if (tune_apply(&c->r.queue, values, err, sizeof(err))) {
 		cli_error("--apply: %s", err);
 		return EXIT_RUNTIME;

@@ -643,6 +643,11 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 {
 	json_t *schema = json_is_object(root) ? json_object_get(root, "schema") : NULL, *tool;
 
+	/* diskbench's other documents (a tune's, a comparison's): say which */
+	if (json_is_string(schema) && !strncmp(json_string_value(schema), "diskbench-", 10))
+		return fail(l, -EINVAL, "", "a \"%s\" document, not a run's result "
+			    "(\"diskbench/1\"): report and compare read the JSON of runs",
+			    json_string_value(schema));
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), "diskbench/1"))
 		return fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
 			    "\"diskbench/1\")");

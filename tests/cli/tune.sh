@@ -75,8 +75,10 @@ fi
 # ---- ground truth 1: bfq costs a RAM-backed device its IOPS --------------
 put "$SHM" scheduler bfq
 before=$(settings "$SHM")
-"$DISKBENCH" tune --runtime 600ms --ramp 100ms --blocks 5 --scheduler none,bfq \
-	--workload rand-read --quiet --json "$T/bfq.json" "$SHM" 2>"$T/bfq.err" ||
+# QD32, where bfq's cost shows most (about 1.9x here), in 8 blocks: this
+# machine is shared, and a test must find the difference every time.
+"$DISKBENCH" tune --runtime 600ms --ramp 100ms --blocks 8 --scheduler none,bfq \
+	--workload rand-read --qd 32 --quiet --json "$T/bfq.json" "$SHM" 2>"$T/bfq.err" ||
 	fail "tune bfq/none: exit $?: $(cat "$T/bfq.err")"
 [ "$(settings "$SHM")" = "$before" ] || fail "after tune: $(settings "$SHM"), before: $before"
 [ "$(json "$T/bfq.json" 'd["sweeps"][0]["recommended"]')" = none ] ||
@@ -94,6 +96,11 @@ DIMG=$(mktemp -d /var/tmp/diskbench-tune.XXXXXX) || fail "mktemp"
 at_exit "rm -rf -- '$DIMG'"
 make_loop 128 random "$DIMG" --direct-io=on
 DISK=$LOOP_DEV
+# Read it twice first: whatever caches lie under the virtual disk warm up
+# now, not during the sweep (where tune would rightly call that a drift).
+for _ in 1 2; do
+	dd if="$DISK" of=/dev/null bs=1M iflag=direct status=none || fail "reading $DISK"
+done
 put "$DISK" read_ahead_kb 0
 before=$(settings "$DISK")
 "$DISKBENCH" tune "${FAST[@]}" --read-ahead 0,1024 --quiet --json "$T/ra.json" "$DISK" \
@@ -103,8 +110,11 @@ before=$(settings "$DISK")
 	fail "readahead 0 vs 1024: not 1024: $(json "$T/ra.json" 'd["sweeps"][0]["reason"]')"
 
 # ---- A/A: the current value against itself is no difference -------------
+# By design one A/A sweep in 20 shows a difference at the default band (5 %
+# family-wise); with a 10 % band the chance is far smaller, and a test must
+# not fail one CI run in 20.
 put "$SHM" scheduler none
-"$DISKBENCH" tune "${FAST[@]}" --scheduler none --workload rand-read --quiet \
+"$DISKBENCH" tune "${FAST[@]}" --blocks 6 --noise 10 --scheduler none --workload rand-read --quiet \
 	--json "$T/aa.json" "$SHM" 2>"$T/aa.err" || fail "A/A tune: exit $?: $(cat "$T/aa.err")"
 [ "$(json "$T/aa.json" 'd["sweeps"][0]["recommended"]')" = None ] || fail "A/A: recommended something"
 json "$T/aa.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"] if r["config"] == 1]' |
@@ -133,6 +143,31 @@ rc=$?
 [ "$(json "$T/int.json" 'd["interrupted"]')" = True ] || fail "SIGINT: the JSON does not say so"
 [ "$(json "$T/int.json" 'd["sweeps"][0]["recommended"]')" = None ] || fail "SIGINT: recommended"
 [ -z "$(ls -A "$DISKBENCH_TUNE_JOURNALS")" ] || fail "SIGINT: journal left"
+
+# ---- SIGTERM restores too; --apply keeps the recommendation and says so ----
+put "$SHM" scheduler bfq
+before=$(settings "$SHM")
+"$DISKBENCH" tune --runtime 1s --ramp 0 --blocks 5 --scheduler none,kyber --workload rand-read \
+	--quiet "$SHM" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
+[ "$(settings "$SHM")" = "$before" ] || fail "after SIGTERM: $(settings "$SHM"), before: $before"
+"$DISKBENCH" tune --runtime 600ms --ramp 100ms --blocks 8 --scheduler none,bfq \
+	--workload rand-read --qd 32 --apply --json "$T/apply.json" "$SHM" >"$T/apply.out" 2>&1 ||
+	fail "--apply: exit $?: $(cat "$T/apply.out")"
+if [ "$(json "$T/apply.json" 'd["sweeps"][0]["recommended"]')" = none ]; then
+	grep -q "\[none\]" "/sys/block/$(basename "$SHM")/queue/scheduler" ||
+		fail "--apply: none was recommended but not kept"
+	grep -q "kept scheduler none (was bfq)" "$T/apply.out" || fail "--apply does not say so"
+	[ "$(json "$T/apply.json" 'd["applied"]')" = True ] || fail "--apply: the JSON does not say so"
+else
+	[ "$(settings "$SHM")" = "$before" ] || fail "--apply without a recommendation changed things"
+fi
+put "$SHM" scheduler none
 
 # ---- kill -9: settings differ; a new tune refuses; --restore finishes -------
 before=$(settings "$SHM")

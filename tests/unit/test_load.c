@@ -234,6 +234,8 @@ static void test_errors(void **state)
 	} bad[] = {
 		{ "[1, 2", ":1:5: not a JSON document" },
 		{ "{\"schema\": \"diskbench/2\"}", "not a diskbench result" },
+		{ "{\"schema\": \"diskbench-tune/1\"}",
+		  "a \"diskbench-tune/1\" document, not a run's result" },
 		{ "{\"schema\": \"diskbench/1\"}", ": missing key \"tool\"" },
 		{ "{\"schema\": \"diskbench/1\", \"tool\": {\"version\": 3}}",
 		  ": tool: key \"version\" is not a string or null" },
