@@ -358,7 +358,11 @@ static int plan_sweeps(struct tune_ctx *c)
 			return EXIT_USAGE;
 		}
 		for (unsigned t = 0; t < s->ntests; t++) {
-			snprintf(s->tests[t], sizeof(s->tests[t]), "%s", c->plans[c->r.nsweeps].names[t]);
+			/* both 64 bytes, terminated (memcpy: snprintf within one
+			 * object is a -Wrestrict error to some compilers) */
+			_Static_assert(sizeof(s->tests[t]) == sizeof(c->plans[0].names[t]),
+				       "test name sizes");
+			memcpy(s->tests[t], c->plans[c->r.nsweeps].names[t], sizeof(s->tests[t]));
 			s->random[t] = c->plans[c->r.nsweeps].specs[t].wl->pattern == WL_RAND;
 		}
 		s->planned = (c->a.blocks * s->nconfig + 2) * s->ntests;
