@@ -105,6 +105,19 @@ lib_detach_loop()
 	return 1
 }
 
+# A loop device's queue outlives its attachment: a new one may carry the
+# scheduler its last user left. Tests measure it with the loop driver's
+# own (none); what was there is put back before it is detached.
+lib_loop_scheduler_none()
+{
+	local f=/sys/block/$(basename "$1")/queue/scheduler was
+	[ -w "$f" ] || return 0
+	was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$f")
+	[ -n "$was" ] && [ "$was" != none ] || return 0
+	echo none >"$f" 2>/dev/null || return 0
+	at_exit "echo '$was' >'$f' 2>/dev/null"
+}
+
 # make_loop MIB [random|zero|none] [DIR] [LOSETUP-OPTION...]: an image of MIB
 # MiB (filled with random data by default, so that reads hit allocated blocks)
 # on a new loop device. Skips (77) when loop devices cannot be set up here.
@@ -130,6 +143,7 @@ make_loop()
 		skip "losetup cannot create a loop device here"
 	[ -b "$dev" ] || skip "losetup gave '$dev', not a block device"
 	at_exit "lib_detach_loop '$dev'"
+	lib_loop_scheduler_none "$dev"
 	LOOP_DEV=$dev
 	LOOP_IMG=$img
 	LOOP_NAME=$(basename "$dev")

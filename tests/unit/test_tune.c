@@ -885,20 +885,30 @@ static int loop_teardown(void **state)
 			skip(); \
 	} while (0)
 
-/* A scheduler q offers that is not the active one, bfq if it can. */
+/*
+ * A scheduler q offers that is not the active one, bfq if it can, and not
+ * "none" while another is left: a device may come with an elevator and its
+ * deeper nr_requests (its last user's), which "none" would refuse to keep.
+ */
 static const char *other_scheduler(const struct tune_queue *q, char *buf, size_t len)
 {
 	char list[128], *w, *save;
+	const char *none = NULL;
 
 	if (strstr(q->schedulers, "bfq") && strcmp(q->value[KNOB_SCHEDULER], "bfq"))
 		return "bfq";
 	snprintf(list, sizeof(list), "%s", q->schedulers);
-	for (w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		if (strcmp(w, q->value[KNOB_SCHEDULER])) {
-			snprintf(buf, len, "%s", w);
-			return buf;
+	for (w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(w, q->value[KNOB_SCHEDULER]))
+			continue;
+		if (!strcmp(w, "none")) {
+			none = "none";
+			continue;
 		}
-	return NULL;
+		snprintf(buf, len, "%s", w);
+		return buf;
+	}
+	return none;
 }
 
 /* Does q offer the "none" scheduler? */
