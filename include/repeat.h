@@ -27,7 +27,7 @@ void repeat_stat(double *x, unsigned n, struct run_stat *out);
  * runtime_ns, device bytes and errors add up, the latency histograms merge
  * (exactly), the first error stays the first one. Either way run->lat is
  * taken over (run->lat is set to NULL) and run's figures are appended to
- * acc->runs. Returns 0, or -ENOMEM / -ENOSPC (more than REPEAT_MAX runs),
+ * acc->runs, its timeline moved into them (run's and acc's are left empty). Returns 0, or -ENOMEM / -ENOSPC (more than REPEAT_MAX runs),
  * in which case neither acc nor run changed.
  */
 int repeat_add(struct test_result *acc, struct test_result *run);

@@ -7,6 +7,7 @@
 
 #include "hist.h"
 #include "target.h"
+#include "timeline.h"
 #include "workload.h"
 
 /* Percentiles every test reports, in percent. */
@@ -30,6 +31,7 @@ struct test_run {
 	bool dev_valid;
 	uint64_t dev_read_bytes, dev_write_bytes;
 	uint64_t errors;
+	struct timeline timeline;	/* this run's; owned */
 };
 
 /* The spread of one metric over a test's runs. stdev is the sample standard
@@ -87,6 +89,10 @@ struct test_result {
 	struct test_run *runs;
 	unsigned nruns;
 	struct repeat_summary summary;
+
+	/* runner_run's timeline of this run, owned; repeat_add moves it into
+	 * runs[]. Reporters read each run's: runs[i].timeline. */
+	struct timeline timeline;
 };
 
 /* A key/value pair echoed into every report: every setting that shaped it. */

@@ -75,10 +75,12 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		return -ENOMEM;
 	acc->runs = runs;
 	run_of(run, &runs[n]);
+	runs[n].timeline = run->timeline;	/* taken over */
 
 	if (!n) {
 		*acc = *run;
 		acc->runs = runs;
+		acc->timeline = (struct timeline){ 0 };
 	} else {
 		if (acc->lat && run->lat) {
 			hist_merge(acc->lat, run->lat);
@@ -99,6 +101,7 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		acc->errors += run->errors;
 	}
 	run->lat = NULL;
+	run->timeline = (struct timeline){ 0 };
 	acc->nruns = n + 1;
 	return 0;
 }

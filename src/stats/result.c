@@ -123,7 +123,10 @@ void result_free(struct run_result *r)
 
 	for (i = 0; i < r->ntests; i++) {
 		free(r->tests[i].lat);
+		for (unsigned k = 0; k < r->tests[i].nruns; k++)
+			timeline_free(&r->tests[i].runs[k].timeline);
 		free(r->tests[i].runs);
+		timeline_free(&r->tests[i].timeline);
 	}
 	free(r->tests);
 	r->tests = NULL;
@@ -141,4 +144,10 @@ void result_free(struct run_result *r)
 	free(r->strings);
 	r->strings = NULL;
 	r->nstrings = 0;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	free(tl->p);
+	*tl = (struct timeline){ 0 };
 }
