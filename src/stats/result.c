@@ -123,7 +123,7 @@ void result_free(struct run_result *r)
 
 	for (i = 0; i < r->ntests; i++) {
 		free(r->tests[i].lat);
-		for (unsigned k = 0; k < r->tests[i].nruns; k++)
+		for (unsigned k = 0; r->tests[i].runs && k < r->tests[i].nruns; k++)
 			timeline_free(&r->tests[i].runs[k].timeline);
 		free(r->tests[i].runs);
 		timeline_free(&r->tests[i].timeline);
