@@ -22,6 +22,17 @@ double stats_median(const double *x, unsigned n);
 int stats_bootstrap(const double *x, unsigned n, stats_fn stat, double level, unsigned resamples,
 		    uint64_t seed, double *lo, double *hi);
 
+/*
+ * The percentile bootstrap interval of stat(b) / stat(a) for two
+ * independent samples a[0..na) and b[0..nb): each resample draws na values
+ * of a and nb of b with replacement (seeded: reproducible). Returns 0,
+ * -EINVAL (an empty sample, no resamples), -ENOMEM, or -EDOM when a
+ * resample's stat(a) is not > 0 (no ratio exists); *lo = *hi = NaN then.
+ */
+int stats_bootstrap_ratio(const double *a, unsigned na, const double *b, unsigned nb,
+			  stats_fn stat, double level, unsigned resamples, uint64_t seed,
+			  double *lo, double *hi);
+
 /* The p-quantile of Student's t distribution with df degrees of freedom
  * (0 < p < 1, df >= 1), to 1e-10: from the regularized incomplete beta
  * function by bisection. */

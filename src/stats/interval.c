@@ -52,6 +52,21 @@ static double quantile(const double *s, unsigned n, double q)
 	return s[i] + (pos - i) * (s[i + 1] - s[i]);
 }
 
+/* One resample: n draws of x[0..n) with replacement into draw. */
+static void resample(struct wl_rng *rng, const double *x, unsigned n, double *draw)
+{
+	for (unsigned i = 0; i < n; i++)
+		draw[i] = x[wl_rng_below(rng, n)];
+}
+
+/* The level interval of the sorted stats[0..n) into *lo, *hi. */
+static void percentiles(double *stats, unsigned n, double level, double *lo, double *hi)
+{
+	qsort(stats, n, sizeof(*stats), cmp_double);
+	*lo = quantile(stats, n, (1 - level) / 2);
+	*hi = quantile(stats, n, (1 + level) / 2);
+}
+
 int stats_bootstrap(const double *x, unsigned n, stats_fn stat, double level, unsigned resamples,
 		    uint64_t seed, double *lo, double *hi)
 {
@@ -71,16 +86,52 @@ int stats_bootstrap(const double *x, unsigned n, stats_fn stat, double level, un
 	}
 	wl_rng_seed(&rng, seed);
 	for (unsigned r = 0; r < resamples; r++) {
-		for (unsigned i = 0; i < n; i++)
-			draw[i] = x[wl_rng_below(&rng, n)];
+		resample(&rng, x, n, draw);
 		stats[r] = stat(draw, n);
 	}
-	qsort(stats, resamples, sizeof(*stats), cmp_double);
-	*lo = quantile(stats, resamples, (1 - level) / 2);
-	*hi = quantile(stats, resamples, (1 + level) / 2);
+	percentiles(stats, resamples, level, lo, hi);
 	free(draw);
 	free(stats);
 	return 0;
+}
+
+int stats_bootstrap_ratio(const double *a, unsigned na, const double *b, unsigned nb,
+			  stats_fn stat, double level, unsigned resamples, uint64_t seed,
+			  double *lo, double *hi)
+{
+	struct wl_rng rng;
+	double *da, *db, *stats;
+	unsigned r, k = 0;
+
+	*lo = *hi = NAN;
+	if (!na || !nb || !resamples)
+		return -EINVAL;
+	da = malloc(na * sizeof(*da));
+	db = malloc(nb * sizeof(*db));
+	stats = malloc(resamples * sizeof(*stats));
+	if (!da || !db || !stats) {
+		free(da);
+		free(db);
+		free(stats);
+		return -ENOMEM;
+	}
+	wl_rng_seed(&rng, seed);
+	for (r = 0; r < resamples; r++) {
+		double sa, sb;
+
+		resample(&rng, a, na, da);
+		resample(&rng, b, nb, db);
+		sa = stat(da, na);
+		sb = stat(db, nb);
+		if (sa > 0 && isfinite(sb))
+			stats[k++] = sb / sa;
+	}
+	if (k == resamples)
+		percentiles(stats, k, level, lo, hi);
+	free(da);
+	free(db);
+	free(stats);
+	return k == resamples ? 0 : -EDOM;
 }
 
 /* ln Beta(a, b) */
