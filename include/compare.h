@@ -39,9 +39,50 @@ extern const struct compare_metric_info compare_metrics[CMP_NMETRICS];
 struct compare_value {
 	double before, after, ratio, change_pct;
 	int within_noise;
+
+	/*
+	 * Over the runs (the unit of a sample is one --repeat pass, never one
+	 * I/O or one second): nbefore and nafter runs carry this metric (0
+	 * for p99.9, whose runs are not kept). med_ratio = median of after's
+	 * runs / median of before's; NaN without runs or with a median of 0.
+	 * With COMPARE_MIN_RUNS runs or more on both sides, [lo, hi] is the
+	 * percentile bootstrap interval of med_ratio at level (95 %
+	 * family-wise, Bonferroni over the verdicts of the pair: see
+	 * compare_pair.family) and low_confidence is false. With fewer on a
+	 * side, low_confidence is true and [lo, hi] is the range of the runs'
+	 * ratios (min after / max before .. max after / min before), level 0.
+	 * lo = hi = NaN when either side has no run.
+	 */
+	unsigned nbefore, nafter;
+	double med_ratio, lo, hi, level;
+	bool low_confidence;
+	/* CMP_BETTER / CMP_WORSE when the whole interval lies beyond the
+	 * noise band on that side (for a metric where lower is better, a ratio
+	 * below 1 - noise is better), CMP_SAME ("~") when it does not;
+	 * CMP_UNJUDGED when no interval could be had (low confidence, no
+	 * runs) or the metric takes no verdict (only throughput and p99 do). */
+	int verdict;
 };
 
+enum compare_verdict { CMP_WORSE = -1, CMP_SAME = 0, CMP_BETTER = 1, CMP_UNJUDGED = 2 };
+
 #define COMPARE_NOISE_K 2.0
+#define COMPARE_MIN_RUNS 5	/* fewer runs on a side: low confidence */
+#define COMPARE_MAX_RUNS 100	/* runs per side taken into an interval (REPEAT_MAX) */
+#define COMPARE_NOISE 0.03	/* the default noise band, +-3 % */
+#define COMPARE_RESAMPLES 4000	/* bootstrap resamples per interval */
+#define COMPARE_SEED 0x6469736b62656e63ull	/* fixed: the same inputs, the same output */
+
+/* Does metric m take a verdict (throughput: IOPS, MB/s; p99)? */
+bool compare_judged(enum compare_metric m);
+
+/*
+ * A ratio of throughput (after / before) and its interval in words:
+ * "2.6x faster [2.4, 2.8]" from 2x on, "11 % slower [8, 14]" below, the
+ * interval in the same unit as the change. buf gets "" for a ratio that
+ * is not > 0. Returns buf.
+ */
+const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len);
 
 /* One test present on both sides (matched by name). */
 struct compare_test {
@@ -76,9 +117,25 @@ struct compare_pair {
 	double geomean_iops;
 	int worst, best;
 	bool repeats;		/* every matched test has nruns > 1 on both sides */
+	/* The verdicts of this pair: family = how many intervals were drawn
+	 * for a verdict (per comparable test with enough runs: throughput
+	 * and p99), the number the level is corrected for; counts of the
+	 * throughput verdicts (IOPS) by kind over the matched tests. */
+	unsigned family;
+	unsigned nbetter, nworse, nsame, nunjudged;
+	/* The throughput verdicts in words, for people: "after vs before:
+	 * 2.6x faster [2.4, 2.8] on rand-read 4k qd32; 11 % slower [8, 14] on
+	 * seq-write 1m; 4 tests unchanged (~)" (compare_words). */
+	char words[1024];
+};
+
+/* How to compare; compare_build(..., NULL) takes the defaults. */
+struct compare_opts {
+	double noise;		/* the band within which a change is "~"; COMPARE_NOISE */
 };
 
 struct compare {
+	double noise;		/* the band used */
 	const struct run_result *base;
 	const char *base_file, *base_label;
 	struct compare_pair *pairs;
@@ -88,11 +145,13 @@ struct compare {
 /*
  * Compare results[1..n) each against results[0], the baseline. files[i]
  * names results[i] (its label when it has none). c keeps pointers into
- * results and files: both must outlive it. Returns 0 or -ENOMEM (c then
- * holds nothing); free with compare_free. Never prints.
+ * results and files: both must outlive it. o: the options, NULL for the
+ * defaults. Returns 0, -EINVAL (a noise band outside [0, 1)) or -ENOMEM
+ * (c then holds nothing); free with compare_free. Never prints. The same
+ * inputs give the same intervals: the bootstrap is seeded.
  */
 int compare_build(struct compare *c, const struct run_result *results,
-		  const char *const *files, unsigned n);
+		  const char *const *files, unsigned n, const struct compare_opts *o);
 void compare_free(struct compare *c);
 
 /* The text report (fits 100 columns) and the JSON document, schema

@@ -19,10 +19,16 @@ static void usage(FILE *f)
 		"p50/p99/p99.9 latency and CPU per op before and after, their ratio and the\n"
 		"change in percent (positive = better), a geometric mean of the IOPS ratios,\n"
 		"the worst and best test, and every setting, target or host fact that differs.\n"
-		"With --repeat runs on both sides, a change smaller than 2 x the larger\n"
-		"coefficient of variation of the two is marked as within noise.\n"
+		"\n"
+		"With --repeat runs on both sides (5 or more each), every test's throughput\n"
+		"and p99 ratio get a 95 %% interval (a seeded percentile bootstrap of the\n"
+		"ratio of the runs' medians, corrected for how many verdicts are made) and\n"
+		"a verdict: better or worse only when the whole interval lies beyond the\n"
+		"noise band, \"~\" otherwise. With fewer runs the min-max range is shown\n"
+		"and nothing is judged (low confidence).\n"
 		"\n"
 		"Options:\n"
+		"  --noise PCT        the band within which a change is \"~\" (default 3)\n"
 		"  --json FILE        write the comparison as JSON (\"-\" = stdout)\n"
 		"  --quiet            no text report\n"
 		"  -h, --help         this help\n"
@@ -33,11 +39,30 @@ static void usage(FILE *f)
 }
 
 struct compare_args {
+	double noise;
 	const char *json;
 	bool quiet;
 	const char **in;
 	int nin;
 };
+
+/* --noise PCT: a percentage in [0, 100), "3" or "3%". 0 or -EINVAL (said). */
+static int parse_noise(const char *v, double *noise)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end != v && *end == '%')
+		end++;
+	if (!*v || end == v || *end || errno || !(x >= 0 && x < 100)) {
+		cli_error("compare: --noise: '%s' is not a percentage from 0 to 100 (e.g. 3)", v);
+		return -EINVAL;
+	}
+	*noise = x / 100;
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct compare_args *a)
 {
@@ -74,6 +99,11 @@ static int parse(int argc, char **argv, struct compare_args *a)
 				cli_error("compare: --json needs a FILE");
 				return EXIT_USAGE;
 			}
+		} else if (!strcmp(arg, "--noise") || !strncmp(arg, "--noise=", 8)) {
+			const char *v = arg[7] == '=' ? arg + 8 : i + 1 < argc ? argv[++i] : "";
+
+			if (parse_noise(v, &a->noise))
+				return EXIT_USAGE;
 		} else if (!strcmp(arg, "--html") || !strncmp(arg, "--html=", 7)) {
 			cli_error("compare: --html: not available yet (text and --json are)");
 			return EXIT_USAGE;
@@ -99,7 +129,7 @@ static int render_json(FILE *f, const void *c)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { 0 };
+	struct compare_args a = { .noise = COMPARE_NOISE };
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
 	struct cli_output out = { .opt = "--json", .render = render_json };
@@ -119,7 +149,7 @@ int cmd_compare(int argc, char **argv)
 	status = cli_load_results((const char *const *)a.in, a.nin, &r, &loaded);
 	if (status != EXIT_OK)
 		goto out;
-	if (compare_build(&c, r, a.in, (unsigned)a.nin)) {
+	if (compare_build(&c, r, a.in, (unsigned)a.nin, &(struct compare_opts){ .noise = a.noise })) {
 		cli_error("out of memory");
 		status = EXIT_RUNTIME;
 		goto out;

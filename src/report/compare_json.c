@@ -16,6 +16,29 @@ static void json_value(struct jw *w, const char *key, const struct compare_value
 		jw_null(w, "within_noise");
 	else
 		jw_bool(w, "within_noise", v->within_noise);
+	jw_u64(w, "runs_before", v->nbefore);
+	jw_u64(w, "runs_after", v->nafter);
+	jw_double(w, "median_ratio", v->med_ratio);
+	/* an interval, a min-max range (low confidence) or neither */
+	if (isnan(v->lo)) {
+		jw_null(w, "interval");
+	} else {
+		jw_open(w, "interval", '{', true);
+		jw_cstr(w, "kind", v->low_confidence ? "range" : "bootstrap");
+		jw_double(w, "low", v->lo);
+		jw_double(w, "high", v->hi);
+		if (v->low_confidence)
+			jw_null(w, "level");
+		else
+			jw_double(w, "level", v->level);
+		jw_close(w, '}');
+	}
+	jw_bool(w, "low_confidence", v->low_confidence);
+	if (v->verdict == CMP_UNJUDGED)
+		jw_null(w, "verdict");
+	else
+		jw_cstr(w, "verdict", v->verdict == CMP_BETTER ? "better" :
+			v->verdict == CMP_WORSE ? "worse" : "~");
 	jw_close(w, '}');
 }
 
@@ -98,6 +121,13 @@ static void json_pair(struct jw *w, const struct compare_pair *p)
 	json_extreme(w, "best", p, p->best);
 	jw_bool(w, "repeats", p->repeats);
 	jw_double(w, "noise_k", COMPARE_NOISE_K);
+	jw_u64(w, "verdicts", p->family);
+	jw_double(w, "level", 1 - 0.05 / (p->family ? p->family : 1));
+	jw_u64(w, "better", p->nbetter);
+	jw_u64(w, "worse", p->nworse);
+	jw_u64(w, "unchanged", p->nsame);
+	jw_u64(w, "not_judged", p->nunjudged);
+	jw_field(w, "words", p->words);
 	jw_close(w, '}');
 	jw_close(w, '}');
 }
@@ -109,6 +139,18 @@ int report_compare_json(FILE *f, const struct compare *c)
 
 	jw_open(&w, NULL, '{', false);
 	jw_cstr(&w, "schema", "diskbench-compare/1");
+	/* how the intervals and verdicts were made (README: Comparing results) */
+	jw_open(&w, "method", '{', false);
+	jw_cstr(&w, "sample", "one run (--repeat pass)");
+	jw_cstr(&w, "ratio", "median of after's runs / median of before's");
+	jw_cstr(&w, "interval", "percentile bootstrap");
+	jw_u64(&w, "resamples", COMPARE_RESAMPLES);
+	jw_u64(&w, "seed", COMPARE_SEED);
+	jw_cstr(&w, "correction", "bonferroni");
+	jw_double(&w, "family_level", 0.95);
+	jw_u64(&w, "min_runs", COMPARE_MIN_RUNS);
+	jw_double(&w, "noise", c->noise);
+	jw_close(&w, '}');
 	jw_open(&w, "baseline", '{', true);
 	jw_cstr(&w, "label", c->base_label);
 	jw_cstr(&w, "file", c->base_file);

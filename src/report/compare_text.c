@@ -11,14 +11,39 @@
 #define TESTNAME_MIN 20
 #define TESTNAME_MAX 32
 
-/* "+12.3%", with "~" when the change is within the noise. */
+/* "+12.3%" */
 static const char *fmt_change(const struct compare_value *v, char *buf, size_t len)
 {
 	if (isnan(v->change_pct))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%+.1f%%%s", v->change_pct, v->within_noise == 1 ? "~" : "");
+		snprintf(buf, len, "%+.1f%%", v->change_pct);
 	return buf;
+}
+
+/* "2.59 [2.41, 2.80]", "0.97 (0.91..1.05)" for a range, "-" for none */
+static const char *fmt_interval(const struct compare_value *v, char *buf, size_t len)
+{
+	if (isnan(v->med_ratio))
+		snprintf(buf, len, "-");
+	else if (isnan(v->lo))
+		snprintf(buf, len, "%.2f", v->med_ratio);
+	else if (v->low_confidence)
+		snprintf(buf, len, "%.2f (%.2f..%.2f)", v->med_ratio, v->lo, v->hi);
+	else
+		snprintf(buf, len, "%.2f [%.2f, %.2f]", v->med_ratio, v->lo, v->hi);
+	return buf;
+}
+
+/* The verdict in a word: throughput faster/slower, latency lower/higher. */
+static const char *verdict_word(const struct compare_value *v, bool throughput)
+{
+	switch (v->verdict) {
+	case CMP_BETTER: return throughput ? "faster" : "lower";
+	case CMP_WORSE: return throughput ? "SLOWER" : "HIGHER";
+	case CMP_SAME: return "~";
+	default: return v->low_confidence && v->nbefore && v->nafter ? "low conf." : "?";
+	}
 }
 
 static unsigned name_width(const struct compare_pair *p)
@@ -40,7 +65,7 @@ static void text_table(struct textw *o, const struct compare_pair *p)
 	char name[80], ib[16], ia[16], ic[16], lb[16], la[16], lc[16], cc[16];
 	const struct compare_test *t;
 	unsigned w = name_width(p), i;
-	bool noise = false, mism = false;
+	bool mism = false;
 
 	textw_raw(o, "%-*s %11s %8s %7s %11s %8s %7s %7s", (int)w, "Test", "IOPS before", "after",
 		  "change", "p99 before", "after", "change", "CPU/op");
@@ -56,17 +81,12 @@ static void text_table(struct textw *o, const struct compare_pair *p)
 			  report_fmt_ns(t->m[CMP_LAT_P99].after, la, sizeof(la)),
 			  fmt_change(&t->m[CMP_LAT_P99], lc, sizeof(lc)),
 			  fmt_change(&t->m[CMP_CPU_PER_OP], cc, sizeof(cc)));
-		noise |= t->m[CMP_IOPS].within_noise == 1 || t->m[CMP_LAT_P99].within_noise == 1 ||
-			 t->m[CMP_CPU_PER_OP].within_noise == 1;
 		mism |= t->mismatch[0] != '\0';
 	}
 	if (!p->ntests)
 		textw_raw(o, "(no test ran on both sides)");
 	textw_raw(o, "change: after vs before, positive = better (more IOPS, less latency and "
 		  "CPU per op)");
-	if (noise)
-		textw_raw(o, "~ within noise: |after/before - 1| < %.0f x the larger CV of the two "
-			  "sides' runs", COMPARE_NOISE_K);
 	if (mism) {
 		textw_raw(o, "! not comparable, measured differently:");
 		for (i = 0; i < p->ntests; i++)
@@ -74,6 +94,54 @@ static void text_table(struct textw *o, const struct compare_pair *p)
 				textw_raw(o, "  %.*s: %s", (int)sizeof(p->tests[i].before->name),
 					  p->tests[i].before->name, p->tests[i].mismatch);
 	}
+}
+
+/* Does any matched test have runs on both sides to take a ratio of? */
+static bool any_runs(const struct compare_pair *p)
+{
+	for (unsigned i = 0; i < p->ntests; i++)
+		if (p->tests[i].m[CMP_IOPS].nbefore > 1 && p->tests[i].m[CMP_IOPS].nafter > 1)
+			return true;
+	return false;
+}
+
+/* The ratios of the runs' medians with their intervals and verdicts. */
+static void text_intervals(struct textw *o, const struct compare *c, const struct compare_pair *p)
+{
+	char name[80], ti[48], li[48], note[512];
+	const struct compare_test *t;
+	unsigned w = name_width(p), i;
+	bool low = false;
+
+	textw_raw(o, "%s", "");
+	textw_raw(o, "%-*s %-25s %-9s %-25s %s", (int)w, "Test", "throughput after/before",
+		  "verdict", "p99 after/before", "verdict");
+	for (i = 0; i < p->ntests; i++) {
+		t = &p->tests[i];
+		snprintf(name, sizeof(name), "%.*s%s", (int)sizeof(t->before->name),
+			 t->before->name, t->mismatch[0] ? "!" : "");
+		textw_raw(o, "%-*.*s %-25s %-9s %-25s %s", (int)w, (int)w, name,
+			  fmt_interval(&t->m[CMP_IOPS], ti, sizeof(ti)),
+			  verdict_word(&t->m[CMP_IOPS], true),
+			  fmt_interval(&t->m[CMP_LAT_P99], li, sizeof(li)),
+			  verdict_word(&t->m[CMP_LAT_P99], false));
+		low |= t->m[CMP_IOPS].low_confidence || t->m[CMP_LAT_P99].low_confidence;
+	}
+	if (p->family)
+		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
+			 "[interval]: a percentile bootstrap over the runs (%d resamples, fixed "
+			 "seed) at %.4g %% each, so that the %u verdicts hold together at 95 %% "
+			 "(Bonferroni). faster/slower, lower/higher: the whole interval lies beyond "
+			 "the +-%.3g %% noise band (--noise); ~: no significant change.",
+			 COMPARE_RESAMPLES, 100 * (1 - 0.05 / p->family), p->family, 100 * c->noise);
+	else
+		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs.");
+	textw_start(o, "");
+	textw_words(o, note, " ");
+	textw_nl(o);
+	if (low)
+		textw_raw(o, "low conf.: fewer than %d runs on a side: (min..max) of the runs' "
+			  "ratios, and no verdict.", COMPARE_MIN_RUNS);
 }
 
 static void text_only(struct textw *o, const char *what, const struct test_result *const *t,
@@ -121,6 +189,9 @@ static void text_pair(struct textw *o, const struct compare *c, const struct com
 	}
 	textw_raw(o, "%s", "");
 	text_table(o, p);
+	if (any_runs(p))
+		text_intervals(o, c, p);
+	textw_raw(o, "%s", "");
 	if (p->nratios) {
 		snprintf(w, sizeof(w), "%+.1f%%", p->tests[p->worst].m[CMP_IOPS].change_pct);
 		snprintf(bst, sizeof(bst), "%+.1f%%", p->tests[p->best].m[CMP_IOPS].change_pct);
@@ -133,6 +204,10 @@ static void text_pair(struct textw *o, const struct compare *c, const struct com
 	}
 	text_only(o, c->base_label, p->only_before, p->nonly_before);
 	text_only(o, p->label, p->only_after, p->nonly_after);
+	textw_raw(o, "%s", "");
+	textw_start(o, "");
+	textw_words(o, p->words, " \t\n\r");
+	textw_nl(o);
 }
 
 int report_compare_text(FILE *f, const struct compare *c)
@@ -150,8 +225,8 @@ int report_compare_text(FILE *f, const struct compare *c)
 		textw_raw(&o, "%s", "");
 		textw_raw(&o, "Note: without --repeat on both sides nothing tells a real "
 			  "difference from");
-		textw_raw(&o, "noise; run each with --repeat 3 (or more) to have differences "
-			  "within noise marked.");
+		textw_raw(&o, "noise; run each with --repeat %d (or more) to have every change "
+			  "judged.", COMPARE_MIN_RUNS);
 	}
 	return textw_finish(&o);
 }

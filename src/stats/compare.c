@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "interval.h"
 
 const struct compare_metric_info compare_metrics[CMP_NMETRICS] = {
 	[CMP_IOPS] = { "iops", "IOPS", true },
@@ -84,6 +85,109 @@ static void compare_value(const struct test_result *b, const struct test_result 
 		v->within_noise = fabs(v->ratio - 1) < COMPARE_NOISE_K * fmax(cvb, cva);
 }
 
+bool compare_judged(enum compare_metric m)
+{
+	return m == CMP_IOPS || m == CMP_BYTES_PER_SEC || m == CMP_LAT_P99;
+}
+
+/* Metric m of each of t's runs into x (at least REPEAT_MAX long); how many
+ * (0 when the runs do not keep m). */
+static unsigned run_values(const struct test_result *t, enum compare_metric m, double *x)
+{
+	unsigned i, n = t->nruns > COMPARE_MAX_RUNS ? COMPARE_MAX_RUNS : t->nruns;
+
+	if (!t->runs)
+		return 0;	/* a test built by hand */
+	for (i = 0; i < n; i++) {
+		const struct test_run *r = &t->runs[i];
+
+		switch (m) {
+		case CMP_IOPS: x[i] = r->iops; break;
+		case CMP_BYTES_PER_SEC: x[i] = r->bytes_per_sec; break;
+		case CMP_LAT_P50: x[i] = (double)r->lat_p50_ns; break;
+		case CMP_LAT_P99: x[i] = (double)r->lat_p99_ns; break;
+		case CMP_CPU_PER_OP: x[i] = r->usec_per_op; break;
+		default: return 0;
+		}
+	}
+	return n;
+}
+
+static double min_of(const double *x, unsigned n)
+{
+	double m = x[0];
+
+	for (unsigned i = 1; i < n; i++)
+		m = fmin(m, x[i]);
+	return m;
+}
+
+static double max_of(const double *x, unsigned n)
+{
+	double m = x[0];
+
+	for (unsigned i = 1; i < n; i++)
+		m = fmax(m, x[i]);
+	return m;
+}
+
+/* The runs' side of v: counts, the ratio of medians, and the range when
+ * runs are too few for an interval (compare_intervals draws the others). */
+static void compare_runs(const struct test_result *b, const struct test_result *a,
+			 enum compare_metric m, struct compare_value *v)
+{
+	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS], mb, ma;
+
+	v->nbefore = run_values(b, m, xb);
+	v->nafter = run_values(a, m, xa);
+	v->med_ratio = v->lo = v->hi = NAN;
+	v->level = 0;
+	v->verdict = CMP_UNJUDGED;
+	v->low_confidence = v->nbefore < COMPARE_MIN_RUNS || v->nafter < COMPARE_MIN_RUNS;
+	if (!v->nbefore || !v->nafter)
+		return;
+	mb = stats_median(xb, v->nbefore);
+	ma = stats_median(xa, v->nafter);
+	if (mb > 0 && isfinite(ma))
+		v->med_ratio = ma / mb;
+	if (v->low_confidence && min_of(xb, v->nbefore) > 0) {
+		v->lo = min_of(xa, v->nafter) / max_of(xb, v->nbefore);
+		v->hi = max_of(xa, v->nafter) / min_of(xb, v->nbefore);
+	}
+}
+
+/* Does v take a verdict, an interval drawn at the family's level? */
+static bool judged(const struct compare_test *t, enum compare_metric m)
+{
+	const struct compare_value *v = &t->m[m];
+
+	return compare_judged(m) && !t->mismatch[0] && !v->low_confidence &&
+	       !isnan(v->med_ratio);
+}
+
+/* The interval and verdict of metric m of test number i at level. */
+static void compare_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
+			     double level, double noise, struct compare_value *v)
+{
+	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS];
+	bool up = compare_metrics[m].higher_better;
+
+	run_values(t->before, m, xb);
+	run_values(t->after, m, xa);
+	if (stats_bootstrap_ratio(xb, v->nbefore, xa, v->nafter, stats_median, level,
+				  COMPARE_RESAMPLES, COMPARE_SEED + 16 * i + m, &v->lo, &v->hi))
+		return;
+	v->level = level;
+	if (!compare_judged(m))
+		return;
+	if (v->lo > 1 + noise)
+		v->verdict = up ? CMP_BETTER : CMP_WORSE;
+	else if (v->hi < 1 - noise)
+		v->verdict = up ? CMP_WORSE : CMP_BETTER;
+	else
+		v->verdict = CMP_SAME;
+}
+
 static void append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -116,6 +220,81 @@ static void mismatch(const struct test_result *b, const struct test_result *a,
 	MIS(b->direct != a->direct, "direct %s -> %s", b->direct ? "yes" : "no",
 	    a->direct ? "yes" : "no");
 #undef MIS
+}
+
+/* A percentage ("12", "0.4") or a factor ("2.6", "12"), never "-0". */
+static void fmt_num(char *buf, size_t len, double x, bool factor)
+{
+	if (fabs(x) < 0.05)
+		x = 0;
+	snprintf(buf, len, fabs(x) >= (factor ? 10 : 1) || x == 0 ? "%.0f" : "%.1f", x);
+}
+
+const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len)
+{
+	char r[16], a[16], b[16];
+	const char *how;
+	double x, xl, xh;
+	bool factor;
+
+	buf[0] = '\0';
+	if (!(ratio > 0) || !isfinite(ratio))
+		return buf;
+	if (ratio >= 1) {
+		how = "faster";
+		factor = ratio >= 2;
+		x = factor ? ratio : (ratio - 1) * 100;
+		xl = factor ? lo : (lo - 1) * 100;
+		xh = factor ? hi : (hi - 1) * 100;
+	} else {
+		how = "slower";
+		factor = ratio <= 0.5;
+		x = factor ? 1 / ratio : (1 - ratio) * 100;
+		xl = factor ? 1 / hi : (1 - hi) * 100;
+		xh = factor ? 1 / lo : (1 - lo) * 100;
+	}
+	fmt_num(r, sizeof(r), x, factor);
+	if (!isfinite(xl) || !isfinite(xh)) {
+		snprintf(buf, len, "%s%s %s", r, factor ? "x" : " %", how);
+		return buf;
+	}
+	fmt_num(a, sizeof(a), xl, factor);
+	fmt_num(b, sizeof(b), xh, factor);
+	snprintf(buf, len, "%s%s %s [%s, %s]", r, factor ? "x" : " %", how, a, b);
+	return buf;
+}
+
+/* The summary in words of a pair: its significant changes, then the rest
+ * counted; after_label and before_label name the sides. */
+static void pair_words(struct compare_pair *p, const char *before_label)
+{
+	char w[64];
+	unsigned i;
+	const char *sep = ": ";
+
+	p->words[0] = '\0';
+	append(p->words, sizeof(p->words), "%s vs %s", p->label, before_label);
+	for (int kind = CMP_BETTER; kind >= CMP_WORSE; kind -= 2)
+		for (i = 0; i < p->ntests; i++) {
+			const struct compare_value *v = &p->tests[i].m[CMP_IOPS];
+
+			if (v->verdict != kind)
+				continue;
+			append(p->words, sizeof(p->words), "%s%s on %.*s", sep,
+			       compare_change_words(v->med_ratio, v->lo, v->hi, w, sizeof(w)),
+			       (int)sizeof(p->tests[i].before->name), p->tests[i].before->name);
+			sep = "; ";
+		}
+	if (p->nsame)
+		append(p->words, sizeof(p->words), "%s%u test%s unchanged (~)", sep, p->nsame,
+		       p->nsame == 1 ? "" : "s");
+	if (p->nsame)
+		sep = "; ";
+	if (p->nunjudged)
+		append(p->words, sizeof(p->words), "%s%u not judged (fewer than %d runs on a side)",
+		       sep, p->nunjudged, COMPARE_MIN_RUNS);
+	if (!p->ntests)
+		append(p->words, sizeof(p->words), ": no test ran on both sides");
 }
 
 /* ---- differences between the two results' facts and settings ------------ */
@@ -234,8 +413,43 @@ static bool same_name(const struct test_result *x, const struct test_result *y)
 	return !strncmp(x->name, y->name, sizeof(x->name));
 }
 
+/*
+ * The intervals and verdicts of a pair, once every test is matched: each
+ * judged metric of each test is one verdict, and the level of each
+ * interval is corrected for how many there are (Bonferroni: 1 - 0.05 /
+ * family), so that the chance of any false alarm in the pair stays 5 %.
+ * MB/s asks what IOPS asks (the same ops of a fixed size) and is not
+ * counted twice.
+ */
+static void pair_verdicts(struct compare_pair *p, double noise)
+{
+	double level;
+	unsigned i, m;
+
+	for (i = 0; i < p->ntests; i++)
+		p->family += judged(&p->tests[i], CMP_IOPS) + judged(&p->tests[i], CMP_LAT_P99);
+	level = 1 - 0.05 / (p->family ? p->family : 1);
+	for (i = 0; i < p->ntests; i++) {
+		struct compare_test *t = &p->tests[i];
+
+		for (m = 0; m < CMP_NMETRICS; m++) {
+			struct compare_value *v = &t->m[m];
+
+			if (!v->low_confidence && !isnan(v->med_ratio) &&
+			    (!compare_judged(m) || judged(t, m)))
+				compare_interval(t, i, m, level, noise, v);
+		}
+		switch (t->m[CMP_IOPS].verdict) {
+		case CMP_BETTER: p->nbetter++; break;
+		case CMP_WORSE: p->nworse++; break;
+		case CMP_SAME: p->nsame++; break;
+		default: p->nunjudged++; break;
+		}
+	}
+}
+
 static int compare_pair(struct compare_pair *p, const struct run_result *b,
-			const struct run_result *a)
+			const struct run_result *a, double noise)
 {
 	bool *used = calloc(a->ntests + 1, sizeof(*used));
 	double logsum = 0, r;
@@ -264,8 +478,10 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 
 		t->before = &b->tests[i];
 		t->after = &a->tests[j];
-		for (m = 0; m < CMP_NMETRICS; m++)
+		for (m = 0; m < CMP_NMETRICS; m++) {
 			compare_value(t->before, t->after, m, &t->m[m]);
+			compare_runs(t->before, t->after, m, &t->m[m]);
+		}
 		mismatch(t->before, t->after, t->mismatch, sizeof(t->mismatch));
 		if (t->before->nruns < 2 || t->after->nruns < 2)
 			p->repeats = false;
@@ -285,6 +501,7 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 		if (!used[j])
 			p->only_after[p->nonly_after++] = &a->tests[j];
 	p->geomean_iops = p->nratios ? exp(logsum / p->nratios) : NAN;
+	pair_verdicts(p, noise);
 	ret = diff_results(p, b, a);
 out:
 	free(used);
@@ -305,14 +522,16 @@ static const char *label_of(const struct run_result *r, const char *file)
 }
 
 int compare_build(struct compare *c, const struct run_result *results,
-		  const char *const *files, unsigned n)
+		  const char *const *files, unsigned n, const struct compare_opts *o)
 {
+	double noise = o ? o->noise : COMPARE_NOISE;
 	unsigned i;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	if (n < 1)
+	if (n < 1 || !(noise >= 0 && noise < 1))
 		return -EINVAL;
+	c->noise = noise;
 	c->base = &results[0];
 	c->base_file = files[0];
 	c->base_label = label_of(&results[0], files[0]);
@@ -325,7 +544,8 @@ int compare_build(struct compare *c, const struct run_result *results,
 		p->after = &results[i];
 		p->file = files[i];
 		p->label = label_of(&results[i], files[i]);
-		ret = compare_pair(p, &results[0], &results[i]);
+		ret = compare_pair(p, &results[0], &results[i], noise);
+		pair_words(p, c->base_label);
 		if (ret) {
 			compare_free(c);
 			return ret;

@@ -2,8 +2,10 @@
 # compare.sh - diskbench compare BEFORE.json AFTER.json...: ratios equal
 # after/before of the inputs, tests on one side only are listed, differing
 # settings are listed, the text has its table, --repeat pairs get the noise
-# flag by the documented rule (|ratio - 1| < 2 x the larger CV), tests run
-# differently are flagged, bad inputs exit 2 writing nothing.
+# flag by the documented rule (|ratio - 1| < 2 x the larger CV), fewer than
+# 5 runs give the min-max range and no verdict, 5 runs with a known change
+# give an interval holding it and the verdict (and the same runs "~"), tests
+# run differently are flagged, bad inputs exit 2 writing nothing.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -92,7 +94,8 @@ assert not any(k.startswith("host.") for k in diffs), diffs     # the same machi
 # footnote about --repeat; nothing wider than 100 columns.
 for want in ("baseline (before): before (a.json)", "== after (b.json) vs before ==",
              "settings.runtime", "100ms -> 50ms", "IOPS before", "p99 before",
-             "Only in after: rand-write 4k qd1", "geometric mean ratio", "--repeat 3"):
+             "Only in after: rand-write 4k qd1", "geometric mean ratio", "--repeat 5",
+             "after vs before: 2 not judged (fewer than 5 runs on a side)"):
     assert want in text, want
 for t in p["tests"]:
     assert any(l.startswith(t["name"] + " ") for l in text.splitlines()), t["name"]
@@ -159,10 +162,83 @@ for t in p["tests"]:
         assert m["within_noise"] == (d < 2 * cv), (t["name"], key, m, cv)
         seen.add(m["within_noise"])
 print("within_noise values seen:", sorted(seen), file=sys.stderr)
-assert "--repeat 3" not in text      # repeats on both sides: no footnote
-if True in seen:
-    assert "~ within noise" in text
+assert "--repeat 5" not in text      # repeats on both sides: no footnote
+# 3 runs a side: the range of the runs' ratios, low confidence, no verdict
+for t in p["tests"]:
+    ra, rb = ta[t["name"]]["runs"], tb[t["name"]]["runs"]
+    for key in ("iops", "lat_p99_ns"):
+        m = t["metrics"][key]
+        assert m["runs_before"] == 3 and m["runs_after"] == 3, m
+        assert m["low_confidence"] is True and m["verdict"] is None, m
+        xa, xb = [r[key] for r in ra], [r[key] for r in rb]
+        if min(xa) == 0:
+            continue
+        assert m["interval"]["kind"] == "range", m
+        assert abs(m["interval"]["low"] - min(xb) / max(xa)) < 1e-9 * m["interval"]["low"], m
+        assert abs(m["interval"]["high"] - max(xb) / min(xa)) < 1e-9 * m["interval"]["high"], m
+assert "low conf." in text and "(min..max)" in text
 PY
+
+# ---- 5 runs a side with a known change: the interval holds it, the verdict
+# says it; the same runs against themselves: "~" -------------------------------
+python3 - r1.json <<'PY' || fail "python"
+import json, sys
+d = json.load(open(sys.argv[1]))
+def runs(t, scale):
+    base = t["runs"][0]
+    out = []
+    for k, f in enumerate((1.0, 1.004, 0.996, 1.002, 0.998)):
+        r = dict(base)
+        r["iops"] = 1000.0 * f * scale
+        r["bytes_per_sec"] = r["iops"] * t["bs"]
+        r["lat_p99_ns"] = int(100000 * f / scale)
+        out.append(r)
+    return out
+for name, scale in (("k1", 1.0), ("k2", 2.0), ("k3", 1.02)):
+    e = json.loads(json.dumps(d))
+    e["label"] = name
+    for t in e["tests"]:
+        t["runs"] = runs(t, scale if t["name"].startswith("rand-read") else 1.0)
+        t["summary"]["runs"] = 5
+    json.dump(e, open(name + ".json", "w"))
+PY
+"$DISKBENCH" compare k1.json k2.json k1.json --json k.json >k.txt || fail "compare k: exit $?"
+python3 - k.json k.txt <<'PY' || fail "compare of known changes: see above"
+import json, sys
+c = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert c["method"]["interval"] == "percentile bootstrap" and c["method"]["noise"] == 0.03, c["method"]
+twice, same = c["compared"]
+n = len(twice["tests"])
+assert twice["summary"]["verdicts"] == 2 * n, twice["summary"]
+for t in twice["tests"]:
+    m, l = t["metrics"]["iops"], t["metrics"]["lat_p99_ns"]
+    want = 2.0 if t["name"].startswith("rand-read") else 1.0
+    for v, w in ((m, want), (l, 1 / want)):
+        assert v["low_confidence"] is False and v["interval"]["kind"] == "bootstrap", v
+        assert abs(v["interval"]["level"] - (1 - 0.05 / (2 * n))) < 1e-12, v
+        assert v["interval"]["low"] <= w * 1.000001 and v["interval"]["high"] >= w * 0.999999, (t["name"], v, w)
+    assert m["verdict"] == ("better" if want == 2 else "~"), (t["name"], m)
+    assert l["verdict"] == ("better" if want == 2 else "~"), (t["name"], l)
+for t in same["tests"]:
+    assert t["metrics"]["iops"]["verdict"] == "~", t
+s = twice["summary"]
+assert s["better"] == sum(t["name"].startswith("rand-read") for t in twice["tests"]), s
+assert s["words"].startswith("k2 vs k1: 2.0x faster [") and " on rand-read 4k qd1" in s["words"], s
+assert same["summary"]["words"] == "k1 vs k1: %d tests unchanged (~)" % n, same["summary"]
+assert s["words"] in text.replace("\n", " ") or s["words"][:60] in text, s["words"]
+assert "Bonferroni" in text and "faster" in text
+assert max(map(len, text.splitlines())) <= 100
+PY
+# A sure 2 % change: "~" within the default 3 % band, better outside a 1 % one.
+verdicts()	# verdicts ARGS...: the IOPS verdicts of the rand-read tests
+{
+	"$DISKBENCH" compare "$@" k1.json k3.json --json kn.json >/dev/null || fail "compare $*: exit $?"
+	json kn.json '" ".join(str(t["metrics"]["iops"]["verdict"]) for t in d["compared"][0]["tests"] if t["name"].startswith("rand-read"))'
+}
+[ "$(verdicts)" = "~ ~" ] || fail "a 2 % change within the 3 % band: $(verdicts)"
+[ "$(verdicts --noise 1)" = "better better" ] || fail "a 2 % change, a 1 % band: $(verdicts --noise 1)"
+[ "$(verdicts --noise=1%)" = "better better" ] || fail "--noise=1%: $(verdicts --noise=1%)"
 
 # ---- bad inputs: exit 2, one line naming the problem, nothing written ---------
 head -c 700 a.json >truncated.json
@@ -182,5 +258,8 @@ bad "adir: is a directory" adir b.json
 bad "truncated.json:[0-9]*:[0-9]*: not a JSON document" a.json truncated.json
 bad "unknown option '--bogus'" a.json b.json --bogus
 bad "html: not available yet" a.json b.json --html x.html
+bad "--noise: 'abc' is not a percentage" a.json b.json --noise abc
+bad "--noise: '100' is not a percentage" a.json b.json --noise 100
+bad "--noise: '' is not a percentage" a.json b.json --noise=
 expect_usage "needs a FILE" compare a.json b.json --json
 exit 0

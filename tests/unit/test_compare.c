@@ -1,4 +1,5 @@
 /* test_compare.c - the before/after comparison: ratios, signs, noise rule, matching, differences. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,7 +85,7 @@ static void test_ratios_and_lists(void **state)
 	r[1].tests[1].engine = "io_uring";
 	r[1].tests[1].qd = 32;
 
-	assert_int_equal(compare_build(&c, r, files, 2), 0);
+	assert_int_equal(compare_build(&c, r, files, 2, NULL), 0);
 	assert_string_equal(c.base_label, "a.json");	/* no label: the file */
 	assert_int_equal(c.npairs, 1);
 	p = &c.pairs[0];
@@ -147,7 +148,7 @@ static void test_noise(void **state)
 	add(&r[1], "y", 950, 1000, 1, 0.01);
 	add(&r[0], "z", 1000, 1000, 1, 0.05);
 	add(&r[1], "z", 1000, 1000, 1, 0);	/* one run: nothing to say */
-	assert_int_equal(compare_build(&c, r, files, 2), 0);
+	assert_int_equal(compare_build(&c, r, files, 2, NULL), 0);
 	t = c.pairs[0].tests;
 	assert_int_equal(t[0].m[CMP_IOPS].within_noise, 1);
 	assert_int_equal(t[0].m[CMP_LAT_P999].within_noise, -1);	/* no spread kept */
@@ -169,7 +170,7 @@ static void test_zero_before(void **state)
 	(void)state;
 	add(&r[0], "x", 0, 0, 0, 0);
 	add(&r[1], "x", 10, 10, 1, 0);
-	assert_int_equal(compare_build(&c, r, files, 2), 0);
+	assert_int_equal(compare_build(&c, r, files, 2, NULL), 0);
 	assert_true(isnan(c.pairs[0].tests[0].m[CMP_IOPS].ratio));
 	assert_true(isnan(c.pairs[0].tests[0].m[CMP_IOPS].change_pct));
 	assert_int_equal(c.pairs[0].nratios, 0);
@@ -180,12 +181,218 @@ static void test_zero_before(void **state)
 	result_free(&r[1]);
 }
 
+/* ---- intervals and verdicts over the runs ---------------------------------- */
+
+/* A test with n runs: IOPS iops[k] and p99 p99[k] of run k. */
+static void add_runs(struct run_result *r, const char *name, const double *iops,
+		     const double *p99, unsigned n)
+{
+	struct test_result t = { 0 };
+
+	snprintf(t.name, sizeof(t.name), "%s", name);
+	t.engine = "sync";
+	t.bs = 4096;
+	t.qd = t.jobs = 1;
+	t.nruns = n;
+	t.runs = calloc(n, sizeof(*t.runs));
+	assert_non_null(t.runs);
+	for (unsigned k = 0; k < n; k++) {
+		t.runs[k].iops = iops[k];
+		t.runs[k].bytes_per_sec = iops[k] * 4096;
+		t.runs[k].lat_p50_ns = (uint64_t)p99[k] / 2;
+		t.runs[k].lat_p99_ns = (uint64_t)p99[k];
+		t.runs[k].usec_per_op = 1;
+	}
+	t.iops = iops[n / 2];
+	t.bytes_per_sec = t.iops * 4096;
+	t.lat_sum.pct[pct(99)] = (uint64_t)p99[n / 2];
+	assert_int_equal(result_add_test(r, &t), 0);
+}
+
+static const double base5[] = { 1000, 1010, 990, 1005, 995 };
+static const double twice5[] = { 2000, 2020, 1980, 2010, 1990 };
+static const double lat5[] = { 100e3, 101e3, 99e3, 100.5e3, 99.5e3 };
+static const double half5[] = { 50e3, 50.5e3, 49.5e3, 50.2e3, 49.8e3 };
+
+static void build2(struct compare *c, struct run_result *r, double noise)
+{
+	static const char *files[] = { "before.json", "after.json" };
+	struct compare_opts o = { .noise = noise };
+
+	assert_int_equal(compare_build(c, r, files, 2, &o), 0);
+}
+
+/* Twice the IOPS at half the p99: faster and lower, with intervals that
+ * hold the true ratios; the same runs again: "~". */
+static void test_verdicts(void **state)
+{
+	struct run_result r[2] = { 0 };
+	const struct compare_value *v;
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", base5, lat5, 5);
+	add_runs(&r[1], "x", twice5, half5, 5);
+	add_runs(&r[0], "same", base5, lat5, 5);
+	add_runs(&r[1], "same", base5, lat5, 5);
+	build2(&c, r, 0.03);
+	v = &c.pairs[0].tests[0].m[CMP_IOPS];
+	near(v->med_ratio, 2.0);
+	assert_false(v->low_confidence);
+	assert_true(v->lo <= 2.0 && v->hi >= 2.0);
+	assert_true(v->lo > 1.9 && v->hi < 2.1);
+	assert_int_equal(v->verdict, CMP_BETTER);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_BYTES_PER_SEC].verdict, CMP_BETTER);
+	v = &c.pairs[0].tests[0].m[CMP_LAT_P99];
+	assert_true(v->lo <= 0.5 && v->hi >= 0.5);
+	assert_int_equal(v->verdict, CMP_BETTER);	/* lower latency */
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_LAT_P50].verdict, CMP_UNJUDGED);
+	v = &c.pairs[0].tests[1].m[CMP_IOPS];
+	near(v->med_ratio, 1.0);
+	assert_true(v->lo <= 1.0 && v->hi >= 1.0);
+	assert_int_equal(v->verdict, CMP_SAME);
+	assert_int_equal(c.pairs[0].tests[1].m[CMP_LAT_P99].verdict, CMP_SAME);
+	/* two tests, throughput and p99 each: four verdicts, Bonferroni */
+	assert_int_equal(c.pairs[0].family, 4);
+	near(c.pairs[0].tests[0].m[CMP_IOPS].level, 1 - 0.05 / 4);
+	assert_int_equal(c.pairs[0].nbetter, 1);
+	assert_int_equal(c.pairs[0].nsame, 1);
+	assert_string_equal(c.pairs[0].words, "after.json vs before.json: 2.0x faster [2.0, 2.0] "
+			    "on x; 1 test unchanged (~)");
+	compare_free(&c);
+	/* the other way round: a penalty, in words */
+	build2(&c, (struct run_result[]){ r[1], r[0] }, 0.03);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_IOPS].verdict, CMP_WORSE);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_LAT_P99].verdict, CMP_WORSE);
+	assert_non_null(strstr(c.pairs[0].words, ": 2.0x slower [2.0, 2.0] on x;"));
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
+/* A small, sure change is "~" inside the noise band and a verdict outside. */
+static void test_noise_band(void **state)
+{
+	static const double tight[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	static const double up2[] = { 1020, 1021.02, 1018.98, 1020.51, 1019.49 };
+	struct run_result r[2] = { 0 };
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", tight, lat5, 5);
+	add_runs(&r[1], "x", up2, lat5, 5);
+	build2(&c, r, 0.03);
+	near(c.pairs[0].tests[0].m[CMP_IOPS].med_ratio, 1.02);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_IOPS].verdict, CMP_SAME);
+	compare_free(&c);
+	build2(&c, r, 0.005);
+	assert_true(c.pairs[0].tests[0].m[CMP_IOPS].lo > 1.005);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_IOPS].verdict, CMP_BETTER);
+	assert_non_null(strstr(c.pairs[0].words, ": 2 % faster ["));
+	compare_free(&c);
+	/* a band of 100 % or more is refused */
+	assert_int_equal(compare_build(&c, r, (const char *[]){ "a", "b" }, 2,
+				       &(struct compare_opts){ .noise = 1 }), -EINVAL);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
+/* Fewer than 5 runs on a side: the range, low confidence, no verdict. */
+static void test_low_confidence(void **state)
+{
+	struct run_result r[2] = { 0 };
+	const struct compare_value *v;
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", base5, lat5, 3);	/* 1000 1010 990 */
+	add_runs(&r[1], "x", twice5, half5, 5);
+	build2(&c, r, 0.03);
+	v = &c.pairs[0].tests[0].m[CMP_IOPS];
+	assert_true(v->low_confidence);
+	assert_int_equal(v->nbefore, 3);
+	assert_int_equal(v->nafter, 5);
+	near(v->lo, 1980.0 / 1010);
+	near(v->hi, 2020.0 / 990);
+	assert_int_equal(v->verdict, CMP_UNJUDGED);
+	assert_int_equal(c.pairs[0].family, 0);
+	assert_int_equal(c.pairs[0].nunjudged, 1);
+	assert_non_null(strstr(c.pairs[0].words, "1 not judged (fewer than 5 runs on a side)"));
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
+/* More verdicts, wider intervals (the correction); the same inputs, the
+ * same intervals (the seed); a test run differently takes no verdict. */
+static void test_family_and_seed(void **state)
+{
+	static const double noisy_a[] = { 1000, 1080, 940, 1030, 970, 1010, 990 };
+	static const double noisy_b[] = { 1100, 1190, 1020, 1150, 1060, 1120, 1080 };
+	struct run_result one[2] = { 0 }, many[2] = { 0 };
+	struct compare c1, c2, cm;
+	char name[16];
+
+	(void)state;
+	add_runs(&one[0], "t0", noisy_a, lat5, 5);
+	add_runs(&one[1], "t0", noisy_b, lat5, 5);
+	for (int i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		add_runs(&many[0], name, noisy_a, lat5, 5);
+		add_runs(&many[1], name, noisy_b, lat5, 5);
+	}
+	many[1].tests[9].engine = "io_uring";
+	build2(&c1, one, 0.03);
+	build2(&c2, one, 0.03);
+	build2(&cm, many, 0.03);
+	assert_int_equal(c1.pairs[0].family, 2);
+	assert_int_equal(cm.pairs[0].family, 18);	/* t9 is not comparable */
+	assert_int_equal(cm.pairs[0].tests[9].m[CMP_IOPS].verdict, CMP_UNJUDGED);
+	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].lo == c2.pairs[0].tests[0].m[CMP_IOPS].lo);
+	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi == c2.pairs[0].tests[0].m[CMP_IOPS].hi);
+	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].lo <= c1.pairs[0].tests[0].m[CMP_IOPS].lo);
+	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].hi >= c1.pairs[0].tests[0].m[CMP_IOPS].hi);
+	/* an interval lies within the runs' extreme ratios */
+	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].lo >= 1020.0 / 1080 - 1e-12);
+	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi <= 1190.0 / 940 + 1e-12);
+	compare_free(&c1);
+	compare_free(&c2);
+	compare_free(&cm);
+	result_free(&one[0]);
+	result_free(&one[1]);
+	result_free(&many[0]);
+	result_free(&many[1]);
+}
+
+static void test_change_words(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(compare_change_words(2.6, 2.4, 2.8, b, sizeof(b)),
+			    "2.6x faster [2.4, 2.8]");
+	assert_string_equal(compare_change_words(0.89, 0.86, 0.92, b, sizeof(b)),
+			    "11 % slower [8, 14]");
+	assert_string_equal(compare_change_words(1.23, 1.19, 1.27, b, sizeof(b)),
+			    "23 % faster [19, 27]");
+	assert_string_equal(compare_change_words(0.25, 0.2, 0.3125, b, sizeof(b)),
+			    "4.0x slower [3.2, 5.0]");
+	assert_string_equal(compare_change_words(1.004, 1.002, 1.006, b, sizeof(b)),
+			    "0.4 % faster [0.2, 0.6]");
+	assert_string_equal(compare_change_words(NAN, 1, 1, b, sizeof(b)), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ratios_and_lists),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_zero_before),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_noise_band),
+		cmocka_unit_test(test_low_confidence),
+		cmocka_unit_test(test_family_and_seed),
+		cmocka_unit_test(test_change_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
