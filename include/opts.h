@@ -44,6 +44,7 @@ struct settings {
 				  * the device named by --destructive=DEV */
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */
 	bool drop_caches;	/* sync + drop the page cache before each test */
+	bool trim;		/* discard before each write test (target_trim) */
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */

@@ -93,6 +93,11 @@ struct test_result {
 	/* runner_run's timeline of this run, owned; repeat_add moves it into
 	 * runs[]. Reporters read each run's: runs[i].timeline. */
 	struct timeline timeline;
+
+	/* --trim: what was discarded before the test's (first) run; method
+	 * NULL when nothing was (a read test, no --trim), a static string or
+	 * one the result owns. */
+	struct target_trim trim;
 };
 
 /* A key/value pair echoed into every report: every setting that shaped it. */

@@ -133,4 +133,24 @@ int target_drop_file_cache(const struct target_file *f, enum target_kind kind);
  * writes /proc/sys/vm/drop_caches). Returns 0 or -errno. */
 int target_drop_all_caches(void);
 
+/* What target_trim did: method "fitrim" or "blkdiscard" (NULL: nothing
+ * tried), bytes the kernel says it trimmed (FITRIM) or the range
+ * discarded (BLKDISCARD). */
+struct target_trim {
+	const char *method;
+	uint64_t bytes;
+};
+
+/*
+ * --trim, just before a write test, so that an SSD starts it from the
+ * state a trim leaves rather than from whatever the last test left: on a
+ * directory, FITRIM of its file system's free space (what fstrim does;
+ * fd: any descriptor in it, the scratch directory); on a block device,
+ * BLKDISCARD of [0, len), the test's working set (fd open for writing;
+ * only where the safety gate allows writes, since a discard destroys what
+ * the range held). Other kinds, a device or file system without discard:
+ * -EOPNOTSUPP. Needs CAP_SYS_ADMIN for FITRIM (-EPERM). 0 or -errno.
+ */
+int target_trim(enum target_kind kind, int fd, uint64_t len, struct target_trim *out);
+
 #endif

@@ -139,7 +139,7 @@ struct run_ctx {
 	struct stage stage;
 	struct run_result r;
 	struct cli_output outs[3];
-	bool on_stdout, progress, failed;
+	bool on_stdout, progress, failed, trim_warned;
 	uint64_t size;			/* the working set laid out */
 	unsigned done, pass, npass;	/* tests done in the last pass; passes */
 	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
@@ -212,6 +212,10 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
 		return EXIT_USAGE;
 	}
+	if (c->s.trim && geteuid() != 0) {
+		cli_error("--trim: needs root (FITRIM and BLKDISCARD do)");
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
@@ -234,6 +238,11 @@ static int do_probe(struct run_ctx *c, const char *target)
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
 	cli_writes_verdict(c->s.destructive, &c->ti, &c->writes);
+	if (c->s.trim && c->ti.kind == TARGET_FILE) {
+		cli_error("--trim: %s is a file: only a directory's file system (fstrim) or a "
+			  "block device can be trimmed", c->ti.path);
+		return EXIT_USAGE;
+	}
 	if (c->ti.kind == TARGET_DIR)
 		note_leftovers(&c->ti, &c->r);
 	c->r.tool_version = PACKAGE_VERSION;
@@ -345,6 +354,27 @@ static int do_stage(struct run_ctx *c)
 	return EXIT_OK;
 }
 
+/* --trim before a write test. A failure costs a warning (once), not the
+ * test; out->method is then NULL. */
+static void trim_before(struct run_ctx *c, const struct test_spec *t, const char *name,
+			struct target_trim *out)
+{
+	bool dir = c->ti.kind == TARGET_DIR;
+	int fd = dir ? c->stage.where.scratch_fd : target_open(&c->stage.where.data, O_WRONLY);
+	int ret = fd < 0 ? fd : target_trim(c->ti.kind, fd, t->size, out);
+
+	if (!dir && fd >= 0)
+		close(fd);
+	if (!ret)
+		return;
+	out->method = NULL;
+	if (!c->trim_warned)
+		result_add_warning(&c->r, "--trim: nothing was trimmed before %s: %s", name,
+				   ret == -EOPNOTSUPP ? "the file system or device takes no "
+				   "discard" : strerror(-ret));
+	c->trim_warned = true;
+}
+
 /* One test of one pass into the result: 0, -EINTR (stopped; a short run
  * after pass 1 is dropped), or -errno after saying why it could not run. */
 static int run_one(struct run_ctx *c, unsigned i)
@@ -352,6 +382,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 	struct test_spec *t = &c->plan.specs[i];
 	struct cli_progress ps = { 0 };
 	struct test_result tr, acc;
+	struct target_trim trim = { 0 };
 	char name[64], err[512];
 	int ret;
 
@@ -375,8 +406,11 @@ static int run_one(struct run_ctx *c, unsigned i)
 	if (ret)
 		result_add_warning(&c->r, "%s: %s", c->s.drop_caches ? "--drop-caches" :
 				   "could not drop cached pages", strerror(-ret));
+	if (c->s.trim && wl_writes(t->wl))
+		trim_before(c, t, name, &trim);
 	t->stop = &interrupted;
 	ret = runner_run(t, &c->stage.where, &tr, err, sizeof(err));
+	tr.trim = trim;
 	t->progress = NULL;
 	if (ret == -EINTR && interrupted) {
 		snprintf(c->cut_in_setup, sizeof(c->cut_in_setup), "%s", name);

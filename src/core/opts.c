@@ -122,6 +122,10 @@ static const struct opt_def opt_table[] = {
 	{ .name = "drop-caches", .kind = OPT_SET_BOOL, .off = F(drop_caches),
 	  .echo = true, .scope = SC_RUN,
 	  .help = "sync and drop the page cache before each test (root)" },
+	{ .name = "trim", .kind = OPT_SET_BOOL, .off = F(trim),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "discard before each write test: fstrim a directory's fs, or the "
+		  "test's range of a device (root)" },
 	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
 	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
 	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },

@@ -316,6 +316,13 @@ static void json_test(struct jw *w, const struct test_result *t)
 		jw_null(w, "device");
 	}
 	jw_bool(w, "cached", t->cached);
+	/* --trim: what was discarded before the test */
+	if (t->trim.method) {
+		jw_open(w, "trim", '{', true);
+		jw_cstr(w, "method", t->trim.method);
+		jw_u64(w, "bytes", t->trim.bytes);
+		jw_close(w, '}');
+	}
 
 	jw_u64(w, "errors", t->errors);
 	if (t->errors) {

@@ -323,7 +323,7 @@ static void text_table(struct textw *w, const struct run_result *r)
 
 static bool has_notes(const struct test_result *t)
 {
-	return !t->direct || t->cached || t->dev_valid || t->errors;
+	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method;
 }
 
 static void text_notes(struct textw *w, const struct test_result *t)
@@ -340,6 +340,12 @@ static void text_notes(struct textw *w, const struct test_result *t)
 		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
 			  "from device for %s MB requested)", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+	if (t->trim.method)
+		text_line(w, "  ", 4, "%.*s: trimmed before it (--trim): %s MB, %s", FLD(t->name),
+			  fmt_mb(t->trim.bytes, a, sizeof(a)),
+			  !strcmp(t->trim.method, "fitrim") ? "the file system's free space (FITRIM)" :
+			  !strcmp(t->trim.method, "blkdiscard") ? "its range of the device "
+			  "(BLKDISCARD)" : t->trim.method);
 	if (t->dev_valid)
 		text_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),

@@ -442,7 +442,7 @@ static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16];
-	json_t *files, *lat, *cpu, *dev, *ferr, *runs, *v;
+	json_t *files, *trim, *lat, *cpu, *dev, *ferr, *runs, *v;
 	double user, sys, usec;
 	size_t i;
 
@@ -507,6 +507,17 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			    &t->dev_read_bytes) ||
 		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
 		return -EINVAL;
+
+	/* Newer than the rest: absent when nothing was trimmed. */
+	trim = json_object_get(o, "trim");
+	if (trim) {
+		sub(w2, sizeof(w2), w, "trim");
+		if (!json_is_object(trim))
+			return wrong(l, w, "trim", "an object");
+		if (get_owned(l, w2, trim, "method", &t->trim.method) ||
+		    get_u64(l, w2, trim, "bytes", &t->trim.bytes))
+			return -EINVAL;
+	}
 
 	if (get_u64(l, w, o, "errors", &t->errors) ||
 	    get_obj(l, w, o, "first_error", true, &ferr))

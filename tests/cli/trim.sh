@@ -1,0 +1,77 @@
+#!/bin/bash
+# trim.sh - --trim discards before each write test, and says so: a loop
+# device made here loses the blocks of the test's range (its image's
+# allocation shows it) and a fresh ext4 on one is fstrimmed; a read test is
+# never trimmed; where no discard exists the test still runs, with one
+# warning; the result re-rendered keeps the note; bad use exits 2.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_root
+need_cmd losetup mkfs.ext4 mount umount python3 stat
+need_diskbench
+make_tmpdir /dev/shm
+T=$TMP_DIR
+FAST=(--runtime 200ms --ramp 0 --quiet)
+
+# ---- a device: BLKDISCARD of the test's range -------------------------------
+make_loop 128 random
+DEV=$LOOP_DEV
+IMG=$LOOP_IMG
+full=$(($(stat -c %b "$IMG") * 512))
+"$DISKBENCH" run "${FAST[@]}" --test rand-write,rand-read --qd 1 --size 32m --destructive="$DEV" \
+	--trim --json "$T/dev.json" "$DEV" 2>"$T/dev.err" || fail "run --trim on $DEV: $(cat "$T/dev.err")"
+after=$(($(stat -c %b "$IMG") * 512))
+python3 - "$T/dev.json" "$full" "$after" <<'PY' || fail "trim of $DEV: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+full, after = int(sys.argv[2]), int(sys.argv[3])
+t = {x["workload"]: x for x in d["tests"]}
+w = t["rand-write"]
+assert w["trim"] == {"method": "blkdiscard", "bytes": 32 << 20}, w.get("trim")
+assert "trim" not in t["rand-read"], t["rand-read"].get("trim")     # reads are never trimmed
+# the image gave back the range, less what the test wrote again
+written = w["device"]["write_bytes"]
+assert after <= full - (32 << 20) + written + (1 << 20), (full, after, written)
+assert after < full, (full, after)
+assert d["settings"]["trim"] == "true", d["settings"]
+PY
+"$DISKBENCH" report "$T/dev.json" >"$T/dev.txt" || fail "report of dev.json"
+grep -q "rand-write 4k qd1: trimmed before it (--trim): 33.6 MB, its range of the device (BLKDISCARD)" \
+	"$T/dev.txt" || fail "report: no trim note: $(grep -i trim "$T/dev.txt")"
+
+# ---- a file system: FITRIM of its free space ----------------------------------
+make_loop 256 zero
+mkfs.ext4 -q -F "$LOOP_DEV" || fail "mkfs.ext4 $LOOP_DEV"
+MNT=$T/mnt
+mkdir "$MNT" && mount "$LOOP_DEV" "$MNT" || fail "mount $LOOP_DEV"
+at_exit "unmount '$MNT'"
+"$DISKBENCH" run "${FAST[@]}" --test seq-write --size 16m --trim --json "$T/fs.json" "$MNT" \
+	2>"$T/fs.err" || fail "run --trim on ext4: $(cat "$T/fs.err")"
+[ "$(json "$T/fs.json" 'd["tests"][0]["trim"]["method"]')" = fitrim ] ||
+	fail "ext4: not fstrimmed: $(json "$T/fs.json" 'd["tests"][0].get("trim")')"
+# a fresh file system's free space is most of it
+[ "$(json "$T/fs.json" 'd["tests"][0]["trim"]["bytes"] > 100 << 20')" = True ] ||
+	fail "ext4: trimmed only $(json "$T/fs.json" 'd["tests"][0]["trim"]["bytes"]') bytes"
+unmount "$MNT" || fail "umount $MNT"
+
+# ---- no discard (tmpfs): the test runs, one warning, no trim claimed ------------
+mkdir "$T/tmpfs" || fail "mkdir"
+"$DISKBENCH" run "${FAST[@]}" --test seq-write,rand-write --qd 1 --size 8m --trim \
+	--json "$T/tmp.json" "$T/tmpfs" 2>"$T/tmp.err" || fail "run --trim on tmpfs: $(cat "$T/tmp.err")"
+[ "$(grep -c "trim" "$T/tmp.err")" -eq 1 ] || fail "tmpfs: want one warning: $(cat "$T/tmp.err")"
+grep -q "nothing was trimmed before seq-write 1m qd1: the file system or device takes no discard" \
+	"$T/tmp.err" || fail "tmpfs: $(cat "$T/tmp.err")"
+[ "$(json "$T/tmp.json" '[("trim" in t) for t in d["tests"]]')" = "[false, false]" ] ||
+	fail "tmpfs: a trim is claimed"
+[ "$(json "$T/tmp.json" 'len(d["tests"])')" -eq 2 ] || fail "tmpfs: the tests did not run"
+
+# ---- bad use ---------------------------------------------------------------------
+cd "$T" || fail "cd"
+head -c 1m /dev/zero >file.img
+expect_usage "--trim: .*file.img is a file" run --trim --test seq-write file.img
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DISKBENCH" run --trim /tmp 2>&1)
+	[ $? -eq 2 ] || fail "--trim as nobody: not exit 2: $out"
+	printf '%s' "$out" | grep -q -- "--trim: needs root" || fail "--trim as nobody: $out"
+fi
+echo ok
