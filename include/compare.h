@@ -143,6 +143,14 @@ struct compare {
 };
 
 /*
+ * Can results[0..n) be compared at all? A run on a block device and one in
+ * a directory (or on a file) measure different things (a file system lies
+ * between): -EINVAL and why in err, naming files[i]; else 0.
+ */
+int compare_check(const struct run_result *results, const char *const *files, unsigned n,
+		  char *err, size_t errlen);
+
+/*
  * Compare results[1..n) each against results[0], the baseline. files[i]
  * names results[i] (its label when it has none). c keeps pointers into
  * results and files: both must outlive it. o: the options, NULL for the

@@ -1,5 +1,6 @@
 /* cmd_compare.c - "diskbench compare A.json B.json...": results against a baseline. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,7 @@ int cmd_compare(int argc, char **argv)
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
 	struct cli_output out = { .opt = "--json", .render = render_json };
+	char err[PATH_MAX * 2 + 256];
 	bool on_stdout;
 	int status, loaded = 0, ret;
 
@@ -149,6 +151,11 @@ int cmd_compare(int argc, char **argv)
 	status = cli_load_results((const char *const *)a.in, a.nin, &r, &loaded);
 	if (status != EXIT_OK)
 		goto out;
+	if (compare_check(r, a.in, (unsigned)a.nin, err, sizeof(err))) {
+		cli_error("compare: %s", err);
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (compare_build(&c, r, a.in, (unsigned)a.nin, &(struct compare_opts){ .noise = a.noise })) {
 		cli_error("out of memory");
 		status = EXIT_RUNTIME;

@@ -521,6 +521,25 @@ static const char *label_of(const struct run_result *r, const char *file)
 	return r->label[0] ? r->label : file;
 }
 
+static const char *kind_words(enum target_kind k)
+{
+	return k == TARGET_BLOCK ? "block device" : target_kind_name(k);
+}
+
+int compare_check(const struct run_result *results, const char *const *files, unsigned n,
+		  char *err, size_t errlen)
+{
+	for (unsigned i = 1; i < n; i++)
+		if (results[i].target.kind != results[0].target.kind) {
+			snprintf(err, errlen, "%s ran on a %s, %s on a %s: results of different "
+				 "kinds of target do not compare (run both on a device, or both "
+				 "in a directory)", files[i], kind_words(results[i].target.kind),
+				 files[0], kind_words(results[0].target.kind));
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int compare_build(struct compare *c, const struct run_result *results,
 		  const char *const *files, unsigned n, const struct compare_opts *o)
 {

@@ -242,6 +242,12 @@ verdicts()	# verdicts ARGS...: the IOPS verdicts of the rand-read tests
 
 # ---- bad inputs: exit 2, one line naming the problem, nothing written ---------
 head -c 700 a.json >truncated.json
+python3 - a.json dev.json <<'PY' || fail "python"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["target"]["kind"] = "block"
+json.dump(d, open(sys.argv[2], "w"))
+PY
 mkdir adir
 bad()
 {
@@ -257,6 +263,7 @@ bad "missing.json: No such file or directory" a.json missing.json
 bad "adir: is a directory" adir b.json
 bad "truncated.json:[0-9]*:[0-9]*: not a JSON document" a.json truncated.json
 bad "unknown option '--bogus'" a.json b.json --bogus
+bad "dev.json ran on a block device, a.json on a directory: results of different kinds" a.json dev.json
 bad "html: not available yet" a.json b.json --html x.html
 bad "--noise: 'abc' is not a percentage" a.json b.json --noise abc
 bad "--noise: '100' is not a percentage" a.json b.json --noise 100
