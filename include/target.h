@@ -153,4 +153,8 @@ struct target_trim {
  */
 int target_trim(enum target_kind kind, int fd, uint64_t len, struct target_trim *out);
 
+/* Does the file system of fd take FITRIM (and its device discards)? Asked
+ * without trimming anything. 0 yes, -EOPNOTSUPP no, -EPERM, or -errno. */
+int target_trim_supported(int fd);
+
 #endif

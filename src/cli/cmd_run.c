@@ -219,6 +219,48 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	return EXIT_OK;
 }
 
+/* --trim where it can work, before anything runs: a block device that
+ * takes discards and may be written, a file system with FITRIM. */
+static int check_trim(struct run_ctx *c)
+{
+	int fd, ret;
+
+	switch (c->ti.kind) {
+	case TARGET_FILE:
+		cli_error("--trim: %s is a file: only a directory's file system (fstrim) or a "
+			  "block device can be trimmed", c->ti.path);
+		return EXIT_USAGE;
+	case TARGET_BLOCK:
+		if (!c->writes.allowed) {
+			cli_error("--trim: writes to %s are not allowed, and a discard destroys "
+				  "data as a write does: %s", c->ti.path, c->writes.reason);
+			return EXIT_REFUSED;
+		}
+		if (c->ti.discard == 0) {
+			cli_error("--trim: %s takes no discard (queue/discard_max_bytes is 0)",
+				  c->ti.path);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case TARGET_DIR:
+		fd = open(c->ti.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ret = fd < 0 ? -errno : target_trim_supported(fd);
+		if (fd >= 0)
+			close(fd);
+		if (ret == -EOPNOTSUPP) {
+			cli_error("--trim: the file system of %s (%s) takes no FITRIM", c->ti.path,
+				  c->ti.fs_type[0] ? c->ti.fs_type : "unknown");
+			return EXIT_USAGE;
+		}
+		if (ret) {
+			cli_error("--trim: FITRIM on %s: %s", c->ti.path, strerror(-ret));
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	return EXIT_OK;
+}
+
 /* What the target is, whether writes are allowed, the result's header. */
 static int do_probe(struct run_ctx *c, const char *target)
 {
@@ -238,10 +280,10 @@ static int do_probe(struct run_ctx *c, const char *target)
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
 	cli_writes_verdict(c->s.destructive, &c->ti, &c->writes);
-	if (c->s.trim && c->ti.kind == TARGET_FILE) {
-		cli_error("--trim: %s is a file: only a directory's file system (fstrim) or a "
-			  "block device can be trimmed", c->ti.path);
-		return EXIT_USAGE;
+	if (c->s.trim) {
+		ret = check_trim(c);
+		if (ret != EXIT_OK)
+			return ret;
 	}
 	if (c->ti.kind == TARGET_DIR)
 		note_leftovers(&c->ti, &c->r);

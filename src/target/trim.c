@@ -18,7 +18,7 @@ int target_trim(enum target_kind kind, int fd, uint64_t len, struct target_trim 
 
 		out->method = "fitrim";
 		if (ioctl(fd, FITRIM, &r) < 0)
-			return errno == ENOTTY || errno == EINVAL ? -EOPNOTSUPP : -errno;
+			return errno == ENOTTY ? -EOPNOTSUPP : -errno;
 		out->bytes = r.len;
 		return 0;
 	}
@@ -34,4 +34,17 @@ int target_trim(enum target_kind kind, int fd, uint64_t len, struct target_trim 
 	default:
 		return -EOPNOTSUPP;
 	}
+}
+
+int target_trim_supported(int fd)
+{
+	/* A range shorter than a block: ext4, xfs and btrfs check for a
+	 * device that discards first (-EOPNOTSUPP), then refuse the range
+	 * (-EINVAL) without trimming anything; a file system without FITRIM
+	 * has no such ioctl (-ENOTTY). */
+	struct fstrim_range r = { .start = 0, .len = 0, .minlen = 0 };
+
+	if (!ioctl(fd, FITRIM, &r) || errno == EINVAL)
+		return 0;
+	return errno == ENOTTY ? -EOPNOTSUPP : -errno;
 }
