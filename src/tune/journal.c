@@ -46,21 +46,6 @@
 static const char *const head_keys[] = { "disk", "devno", "pid", "started" };
 #define NHEAD (sizeof(head_keys) / sizeof(head_keys[0]))
 
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* Append to the "; "-separated list in err (errlen > 0). */
 static void add_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -103,24 +88,24 @@ static int dir_open(bool create, char *err, size_t errlen)
 
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
 		e = errno;
-		return set_err(err, errlen, -e, "cannot create %s: %s", dir, strerror(e));
+		return tune_set_err(err, errlen, -e, "cannot create %s: %s", dir, strerror(e));
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		if (e == ELOOP || e == ENOTDIR)
-			return set_err(err, errlen, -ENOTDIR, "%s is not a directory (a symbolic "
+			return tune_set_err(err, errlen, -ENOTDIR, "%s is not a directory (a symbolic "
 				       "link?): not used for journals", dir);
-		return set_err(err, errlen, -e, "cannot open %s: %s", dir, strerror(e));
+		return tune_set_err(err, errlen, -e, "cannot open %s: %s", dir, strerror(e));
 	}
 	if (fstat(fd, &st)) {
 		e = errno;
 		close(fd);
-		return set_err(err, errlen, -e, "cannot stat %s: %s", dir, strerror(e));
+		return tune_set_err(err, errlen, -e, "cannot stat %s: %s", dir, strerror(e));
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
 		close(fd);
-		return set_err(err, errlen, -EPERM, "%s is not a private directory of uid %u "
+		return tune_set_err(err, errlen, -EPERM, "%s is not a private directory of uid %u "
 			       "(owner %u, mode %04o): its journals could be anybody's; not used",
 			       dir, (unsigned)geteuid(), (unsigned)st.st_uid,
 			       (unsigned)(st.st_mode & 07777));
@@ -381,16 +366,16 @@ static int exists_err(int dfd, const char *name, const char *disk, char *err, si
 	else
 		snprintf(why, sizeof(why), "%s", strerror(-ret));
 	if (ret)
-		return set_err(err, errlen, -EEXIST, "%s has a journal already, %s, which "
+		return tune_set_err(err, errlen, -EEXIST, "%s has a journal already, %s, which "
 			       "cannot be read (%s); run: diskbench tune --restore /dev/%s",
 			       disk, path, why, disk);
 	/* EPERM: it runs, as another user */
 	if (!kill(other.pid, 0) || errno == EPERM)
-		return set_err(err, errlen, -EEXIST, "a tune of %s is running (pid %d, since %s):"
+		return tune_set_err(err, errlen, -EEXIST, "a tune of %s is running (pid %d, since %s):"
 			       " let it finish, it puts the settings back; if pid %d is no "
 			       "diskbench, run: diskbench tune --restore /dev/%s", disk,
 			       (int)other.pid, other.started, (int)other.pid, disk);
-	return set_err(err, errlen, -EEXIST, "%s has a journal from a tune that no longer runs "
+	return tune_set_err(err, errlen, -EEXIST, "%s has a journal from a tune that no longer runs "
 		       "(pid %d, since %s): its settings may still be changed; run: diskbench "
 		       "tune --restore /dev/%s", disk, (int)other.pid, other.started, disk);
 }
@@ -438,11 +423,11 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!tune_disk_name_ok(q->disk))
-		return set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name", q->disk);
+		return tune_set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name", q->disk);
 	/* what could not be read back must not be written */
 	for (k = 0; k < KNOB_COUNT; k++)
 		if (q->have[k] && !tune_value_valid(k, q->value[k]))
-			return set_err(err, errlen, -EINVAL, "%s: '%.64s' is not a %s value",
+			return tune_set_err(err, errlen, -EINVAL, "%s: '%.64s' is not a %s value",
 				       q->disk, q->value[k], tune_knob_attr(k));
 	memset(j, 0, sizeof(*j));
 	j->saved = *q;
@@ -450,11 +435,11 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 	now = time(NULL);
 	if (!gmtime_r(&now, &tm) ||
 	    !strftime(j->started, sizeof(j->started), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return set_err(err, errlen, -EINVAL, "the clock gives no time to write");
+		return tune_set_err(err, errlen, -EINVAL, "the clock gives no time to write");
 	journal_names(q->disk, name, sizeof(name), j);
 	n = format(j, text, sizeof(text));
 	if (n < 0)
-		return set_err(err, errlen, n, "the journal of %s does not fit %d bytes", q->disk,
+		return tune_set_err(err, errlen, n, "the journal of %s does not fit %d bytes", q->disk,
 			       JOURNAL_MAX);
 
 	dfd = dir_open(true, err, errlen);
@@ -498,7 +483,7 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 	return 0;
 out_err:
 	close(dfd);
-	return set_err(err, errlen, ret, "cannot write %s: %s", j->path, strerror(-ret));
+	return tune_set_err(err, errlen, ret, "cannot write %s: %s", j->path, strerror(-ret));
 }
 
 int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_t errlen)
@@ -516,26 +501,26 @@ int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_
 	if (err && errlen)
 		err[0] = '\0';
 	if (!disk || !tune_disk_name_ok(disk))
-		return set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name",
+		return tune_set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name",
 			       disk ? disk : "");
 	journal_names(disk, name, sizeof(name), j);
 	dfd = dir_open(false, err, errlen);
 	if (dfd == -ENOENT)
-		return set_err(err, errlen, -ENOENT, "no journal of %s in %s", disk,
+		return tune_set_err(err, errlen, -ENOENT, "no journal of %s in %s", disk,
 			       tune_journal_dir());
 	if (dfd < 0)
 		return dfd;
 	ret = read_text(dfd, name, text, &n);
 	close(dfd);
 	if (ret == -ENOENT)
-		return set_err(err, errlen, ret, "no journal of %s in %s", disk,
+		return tune_set_err(err, errlen, ret, "no journal of %s in %s", disk,
 			       tune_journal_dir());
 	if (ret == -EFBIG)
-		return set_err(err, errlen, -EINVAL, "%s: larger than a journal is", j->path);
+		return tune_set_err(err, errlen, -EINVAL, "%s: larger than a journal is", j->path);
 	if (ret == -EINVAL)
-		return set_err(err, errlen, ret, "%s: not a regular file", j->path);
+		return tune_set_err(err, errlen, ret, "%s: not a regular file", j->path);
 	if (ret)
-		return set_err(err, errlen, ret, "cannot read %s: %s", j->path, strerror(-ret));
+		return tune_set_err(err, errlen, ret, "cannot read %s: %s", j->path, strerror(-ret));
 	ret = parse(text, n, disk, j->path, j, line, &nlines, err, errlen);
 	if (ret)
 		return ret;
@@ -544,19 +529,19 @@ int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_
 	 * another device: the number says whether it is the same one */
 	ret = sysfs_read_devno(&now, "/sys/block/%s/dev", disk);
 	if (ret)
-		return set_err(err, errlen, -ESTALE, "%s names %s as %u:%u, but there is no %s "
+		return tune_set_err(err, errlen, -ESTALE, "%s names %s as %u:%u, but there is no %s "
 			       "now: a journal from before a reboot or of a device since removed; "
 			       "not restored", j->path, disk, major(j->saved.devno),
 			       minor(j->saved.devno), disk);
 	if (now != j->saved.devno)
-		return set_err(err, errlen, -ESTALE, "%s names %s as %u:%u, but %s is %u:%u now: "
+		return tune_set_err(err, errlen, -ESTALE, "%s names %s as %u:%u, but %s is %u:%u now: "
 			       "a journal from before a reboot or of another device; not restored",
 			       j->path, disk, major(j->saved.devno), minor(j->saved.devno), disk,
 			       major(now), minor(now));
 	/* a journal has a line for every knob the disk has, no other */
 	for (k = 0; k < KNOB_COUNT; k++) {
 		if (tune_knob_path(disk, k, attr, sizeof(attr)))
-			return set_err(err, errlen, -ENAMETOOLONG, "%s: name too long", disk);
+			return tune_set_err(err, errlen, -ENAMETOOLONG, "%s: name too long", disk);
 		exists = !access(attr, F_OK);
 		if (j->saved.have[k] && !exists)
 			return BAD(line[k], "%s has no queue/%s", disk, tune_knob_attr(k));
@@ -643,9 +628,9 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 	if (!tune_disk_name_ok(q->disk))
-		return set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name", q->disk);
+		return tune_set_err(err, errlen, -EINVAL, "'%.64s' is not a block device name", q->disk);
 	if (sysfs_read_devno(&dev, "/sys/block/%s/dev", q->disk) || dev != q->devno)
-		return set_err(err, errlen, -ESTALE, "%s is not the device %u:%u the journal %s "
+		return tune_set_err(err, errlen, -ESTALE, "%s is not the device %u:%u the journal %s "
 			       "saved; not restored", q->disk, major(q->devno), minor(q->devno),
 			       j->path);
 	/* in tune_write_order: the scheduler before nr_requests, which it
@@ -674,7 +659,7 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 				q->value[k]);
 	}
 	if (diff[0])
-		return set_err(err, errlen, -EIO, "%s is not back as %s saved it: %s; the journal "
+		return tune_set_err(err, errlen, -EIO, "%s is not back as %s saved it: %s; the journal "
 			       "is kept", q->disk, j->path, diff);
 
 	journal_names(q->disk, name, sizeof(name), NULL);
@@ -686,7 +671,7 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 		ret = -errno;
 	close(dfd);
 	if (ret)
-		return set_err(err, errlen, ret, "%s is back as it was, but %s cannot be removed: "
+		return tune_set_err(err, errlen, ret, "%s is back as it was, but %s cannot be removed: "
 			       "%s", q->disk, j->path, strerror(-ret));
 	return 0;
 }

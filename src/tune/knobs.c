@@ -67,10 +67,7 @@ const char *tune_knob_option(enum tune_knob k)
 	return (unsigned)k < KNOB_COUNT ? knobs[k].option : NULL;
 }
 
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+int tune_set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -286,19 +283,19 @@ int tune_knob_write_err(char *err, size_t errlen, const char *disk, enum tune_kn
 {
 	switch (ret) {
 	case -EROFS:
-		return set_err(err, errlen, ret, "cannot change queue settings of %s: /sys is "
+		return tune_set_err(err, errlen, ret, "cannot change queue settings of %s: /sys is "
 			       "read-only", disk);
 	case -EACCES:
 	case -EPERM:
-		return set_err(err, errlen, -EACCES, "cannot change queue settings of %s: "
+		return tune_set_err(err, errlen, -EACCES, "cannot change queue settings of %s: "
 			       "permission denied (it takes root)", disk);
 	case -ENOENT:
-		return set_err(err, errlen, ret, "%s has no queue/%s", disk, knobs[k].attr);
+		return tune_set_err(err, errlen, ret, "%s has no queue/%s", disk, knobs[k].attr);
 	case -EINVAL:
-		return set_err(err, errlen, ret, "the kernel refuses %s %s: %s", knobs[k].attr,
+		return tune_set_err(err, errlen, ret, "the kernel refuses %s %s: %s", knobs[k].attr,
 			       value, strerror(-ret));
 	}
-	return set_err(err, errlen, ret, "cannot write %s to queue/%s of %s: %s", value,
+	return tune_set_err(err, errlen, ret, "cannot write %s to queue/%s of %s: %s", value,
 		       knobs[k].attr, disk, strerror(-ret));
 }
 
@@ -339,22 +336,22 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
 	if (err && errlen)
 		err[0] = '\0';
 	if ((unsigned)k >= KNOB_COUNT)
-		return set_err(err, errlen, -EINVAL, "no such queue setting");
+		return tune_set_err(err, errlen, -EINVAL, "no such queue setting");
 	d = &knobs[k];
 	if (!q->have[k])
-		return set_err(err, errlen, -EINVAL, "--%s: %s has no queue/%s", d->option,
+		return tune_set_err(err, errlen, -EINVAL, "--%s: %s has no queue/%s", d->option,
 			       q->disk, d->attr);
 	if (!value || !*value)
-		return set_err(err, errlen, -EINVAL, "--%s: no value", d->option);
+		return tune_set_err(err, errlen, -EINVAL, "--%s: no value", d->option);
 	if (k == KNOB_SCHEDULER) {
 		if (!sched_name_ok(value) || !word_in(q->schedulers, value))
-			return set_err(err, errlen, -EINVAL, "--scheduler: '%s' is not one %s "
+			return tune_set_err(err, errlen, -EINVAL, "--scheduler: '%s' is not one %s "
 				       "offers (%s)", value, q->disk, q->schedulers);
 		return 0;
 	}
 	ret = tune_parse_dec(value, &v);
 	if (ret == -EINVAL || (k == KNOB_NOMERGES && (ret || v < d->min || v > d->max)))
-		return set_err(err, errlen, -EINVAL, "--%s: '%s' is not %s", d->option, value,
+		return tune_set_err(err, errlen, -EINVAL, "--%s: '%s' is not %s", d->option, value,
 			       d->what);
 	min = d->min;
 	max = d->max;
@@ -367,22 +364,22 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
 				max = (long long)hw;
 		}
 		if (ret == -ERANGE || v > max)
-			return set_err(err, errlen, -EINVAL, "--max-sectors: %s KiB is more than "
+			return tune_set_err(err, errlen, -EINVAL, "--max-sectors: %s KiB is more than "
 				       "%s takes (max_hw_sectors_kb %lld)", value, q->disk, max);
 		if (v < min)
-			return set_err(err, errlen, -EINVAL, "--max-sectors: %s KiB is less "
+			return tune_set_err(err, errlen, -EINVAL, "--max-sectors: %s KiB is less "
 				       "than a page, %lld KiB", value, min);
 		return 0;
 	}
 	if (ret == -ERANGE || v > max)
-		return set_err(err, errlen, -EINVAL, "--%s: %s%s is more than the kernel "
+		return tune_set_err(err, errlen, -EINVAL, "--%s: %s%s is more than the kernel "
 			       "takes, %lld%s", d->option, value, d->unit, max, d->unit);
 	if (v < min) {
 		if (k == KNOB_NR_REQUESTS)
-			return set_err(err, errlen, -EINVAL, "--nr-requests: %s is fewer than "
+			return tune_set_err(err, errlen, -EINVAL, "--nr-requests: %s is fewer than "
 				       "4, the kernel's least (it would keep 4 without a word)",
 				       value);
-		return set_err(err, errlen, -EINVAL, "--%s: '%s' is not %s", d->option, value,
+		return tune_set_err(err, errlen, -EINVAL, "--%s: '%s' is not %s", d->option, value,
 			       d->what);
 	}
 	return 0;
@@ -468,24 +465,24 @@ int tune_queue_probe(const struct target_info *ti, struct tune_queue *q, char *e
 		err[0] = '\0';
 	if (!ti->disk[0]) {
 		if (ti->fs_type[0])
-			return set_err(err, errlen, -ENODEV, "no block device queue behind %s "
+			return tune_set_err(err, errlen, -ENODEV, "no block device queue behind %s "
 				       "(%s): nothing to tune", ti->path, ti->fs_type);
-		return set_err(err, errlen, -ENODEV, "no block device queue behind %s: nothing "
+		return tune_set_err(err, errlen, -ENODEV, "no block device queue behind %s: nothing "
 			       "to tune", ti->path);
 	}
 	if (!tune_disk_name_ok(ti->disk))
-		return set_err(err, errlen, -EINVAL, "'%s' is not a block device name", ti->disk);
+		return tune_set_err(err, errlen, -EINVAL, "'%s' is not a block device name", ti->disk);
 	memcpy(q->disk, ti->disk, strlen(ti->disk) + 1);
 
 	ret = sysfs_read_devno(&q->devno, "/sys/block/%s/dev", q->disk);
 	if (ret)
-		return set_err(err, errlen, ret == -ENOENT ? -ENODEV : ret, "no device number "
+		return tune_set_err(err, errlen, ret == -ENOENT ? -ENODEV : ret, "no device number "
 			       "for %s in /sys/block: %s", q->disk, strerror(-ret));
 	/* zoned writes must reach the device in order, which its scheduler
 	 * (mq-deadline's zone locking) sees to: not a knob to sweep */
 	if (!sysfs_read(raw, sizeof(raw), "/sys/block/%s/queue/zoned", q->disk) &&
 	    strcmp(raw, "none"))
-		return set_err(err, errlen, -EOPNOTSUPP, "%s is a zoned device (%s): its "
+		return tune_set_err(err, errlen, -EOPNOTSUPP, "%s is a zoned device (%s): its "
 			       "writes must reach it in order, which its scheduler ensures; "
 			       "tune leaves its queue alone", q->disk, raw);
 
@@ -507,7 +504,7 @@ int tune_queue_probe(const struct target_info *ti, struct tune_queue *q, char *e
 			ret = -EINVAL;
 		if (ret) {
 			tune_knob_path(q->disk, k, path, sizeof(path));
-			return set_err(err, errlen, ret, "cannot read %s: %s", path,
+			return tune_set_err(err, errlen, ret, "cannot read %s: %s", path,
 				       ret == -EINVAL ? "not a value tune knows" :
 				       ret == -EOVERFLOW ? "longer than tune takes" :
 				       strerror(-ret));
@@ -535,13 +532,13 @@ static int apply_precheck(const struct tune_queue *q, const char *const values[K
 		if (!v || !*v)	/* not asked for, or TUNE_AS_KERNEL */
 			continue;
 		if (!q->have[k])
-			return set_err(err, errlen, -EINVAL, "%s has no queue/%s", q->disk,
+			return tune_set_err(err, errlen, -EINVAL, "%s has no queue/%s", q->disk,
 				       knobs[k].attr);
 		/* a newline or space would make the kernel see another value
 		 * than the one read back and reported */
 		if (!*v || strlen(v) >= TUNE_VALUE_MAX ||
 		    strcspn(v, " \t\n\r\v\f") != strlen(v))
-			return set_err(err, errlen, -EINVAL, "%s: '%.*s' is not a value",
+			return tune_set_err(err, errlen, -EINVAL, "%s: '%.*s' is not a value",
 				       knobs[k].attr, TUNE_VALUE_MAX, v);
 	}
 	return 0;
@@ -598,7 +595,7 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 	if (keep[KNOB_NR_REQUESTS] && q->have[KNOB_SCHEDULER]) {
 		ret = read_value(q->disk, KNOB_SCHEDULER, now, sizeof(now));
 		if (ret)
-			return set_err(err, errlen, ret, "cannot read queue/scheduler of %s: %s",
+			return tune_set_err(err, errlen, ret, "cannot read queue/scheduler of %s: %s",
 				       q->disk, strerror(-ret));
 		/* the same scheduler is not written again: nothing is reset */
 		keep[KNOB_NR_REQUESTS] = strcmp(now, values[KNOB_SCHEDULER]) != 0;
@@ -610,7 +607,7 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 		}
 		ret = read_value(q->disk, k, before[k], sizeof(before[k]));
 		if (ret)
-			return set_err(err, errlen, ret, "cannot read queue/%s of %s: %s",
+			return tune_set_err(err, errlen, ret, "cannot read queue/%s of %s: %s",
 				       knobs[k].attr, q->disk, strerror(-ret));
 	}
 

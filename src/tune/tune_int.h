@@ -34,6 +34,11 @@ int tune_nr_nudge(const char *value, char *buf, size_t len);
 int tune_knob_write_err(char *err, size_t errlen, const char *disk, enum tune_knob k,
 			const char *value, int ret);
 
+/* printf into err (when err and errlen), then return ret: one line for an
+ * error path. */
+int tune_set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* s as a plain decimal: an optional '-', then digits and nothing else (no
  * space, '+', "0x" or unit). 0, -EINVAL, or -ERANGE past long long; *out
  * is set only on 0. */
