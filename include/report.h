@@ -23,6 +23,23 @@ int report_csv(FILE *f, const struct run_result *r);
  * (bonnie_csv.c documents the fields). Returns 0 or -errno. */
 int report_bonnie_csv(FILE *f, const struct run_result *r);
 
+/*
+ * One self-contained HTML page: the run's facts (tool, host, target, queue,
+ * file system, settings), every warning and note, a summary table (with
+ * the spread of the runs under --repeat), MB/s per test, IOPS and p99
+ * against queue depth where tests differ only in it, latency percentile
+ * curves on log axes, each test's timeline, and the JSON report_json writes,
+ * embedded in <script type="application/json" id="diskbench-result"> so
+ * that `diskbench report FILE.html` renders it again (result_load reads
+ * it). The page is valid HTML5 and well-formed XML, loads nothing (no URL;
+ * a Content-Security-Policy of default-src 'none'), reads without
+ * JavaScript, prints, and is the same bytes for the same result. Each chart
+ * is an <svg class="chart"> with a stable id, and each figure shown for a
+ * test carries its JSON number in data-value (src/report/html_run.h).
+ * Returns 0 or -errno.
+ */
+int report_html(FILE *f, const struct run_result *r);
+
 /* `diskbench info`: every fact about t, then "writes allowed: yes/no,
  * because ..." from now (the options given) and, when it differs, what
  * --destructive would change (with_destructive). Text, or one JSON document
@@ -38,6 +55,9 @@ int report_info_json(FILE *f, const struct target_info *t, const struct safety_v
 /* Human-readable helpers shared by renderers. */
 const char *report_fmt_ns(double ns, char *buf, size_t len);	/* "812us", "1.20ms" */
 const char *report_fmt_count(double v, char *buf, size_t len);	/* "12.3k" */
+/* x with 3 significant digits, no exponent, plain digits from 100 up:
+ * "0.52", "12.3", "2048" (MB/s in the tables); "-" when not finite. */
+const char *report_fmt_dec3(double x, char *buf, size_t len);
 /* Capacities in binary units with 3 significant digits, as lsblk and df -h
  * show them: "512 B", "3.84 GiB", "20.0 GiB". (Messages use str_bytes_iec.) */
 const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len);

@@ -46,6 +46,19 @@ const char *report_fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *report_fmt_dec3(double x, char *buf, size_t len)
+{
+	if (isnan(x) || isinf(x))
+		snprintf(buf, len, "-");
+	else if (x >= 99.95 || x == 0)
+		snprintf(buf, len, "%.0f", x);
+	else if (x >= 9.995)
+		snprintf(buf, len, "%.1f", x);
+	else
+		snprintf(buf, len, "%.2f", x);
+	return buf;
+}
+
 const char *report_fmt_count(double v, char *buf, size_t len)
 {
 	static const char *const units[] = { "k", "M", "G", "T", "P", "E" };

@@ -202,36 +202,46 @@ static inline void jw_i64(struct jw *w, const char *key, int64_t v)
 /* A double with a fixed number of decimals; NaN and Inf are not JSON. From
  * 1e15 up, fixed decimals would only add digits a double does not have
  * (and 1e100 would not fit the buffer, which made a truncated integer the
- * loader rejects): such a value is written at full precision instead. */
+ * loader rejects): such a value is written at full precision instead.
+ * jw_num_fixed: the same text in b (at least 64 bytes; the HTML report's
+ * data-value attributes carry it), returned. */
+static inline const char *jw_num_fixed(double v, int decimals, char *b, size_t len)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(b, len, "null");
+	else if (fabs(v) >= 1e15)
+		snprintf(b, len, "%.17g", v);
+	else
+		snprintf(b, len, "%.*f", decimals, v);
+	return b;
+}
+
 static inline void jw_fixed(struct jw *w, const char *key, double v, int decimals)
 {
 	char b[64];
 
 	jw_key(w, key);
-	if (isnan(v) || isinf(v)) {
-		jw_put(w, "null");
-		return;
-	}
-	if (fabs(v) >= 1e15)
-		snprintf(b, sizeof(b), "%.17g", v);
-	else
-		snprintf(b, sizeof(b), "%.*f", decimals, v);
-	jw_put(w, b);
+	jw_put(w, jw_num_fixed(v, decimals, b, sizeof(b)));
 }
 
 /* A double at full precision (a figure a consumer recomputes from others
- * must not lose digits); NaN and Inf are not JSON: null. */
+ * must not lose digits); NaN and Inf are not JSON: null. jw_num_double:
+ * the text in b (at least 40 bytes), returned. */
+static inline const char *jw_num_double(double v, char *b, size_t len)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(b, len, "null");
+	else
+		snprintf(b, len, "%.17g", v);
+	return b;
+}
+
 static inline void jw_double(struct jw *w, const char *key, double v)
 {
 	char b[40];
 
 	jw_key(w, key);
-	if (isnan(v) || isinf(v)) {
-		jw_put(w, "null");
-		return;
-	}
-	snprintf(b, sizeof(b), "%.17g", v);
-	jw_put(w, b);
+	jw_put(w, jw_num_double(v, b, sizeof(b)));
 }
 
 static inline void jw_bool(struct jw *w, const char *key, bool v)

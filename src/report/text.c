@@ -40,23 +40,9 @@ static void text_line(struct textw *w, const char *prefix, unsigned indent, cons
 
 /* ---- number formats -------------------------------------------------------- */
 
-/* x with 3 significant digits, no exponent, plain digits from 100 up. */
-static const char *fmt_dec3(double x, char *buf, size_t len)
-{
-	if (isnan(x) || isinf(x))
-		snprintf(buf, len, "-");
-	else if (x >= 99.95 || x == 0)
-		snprintf(buf, len, "%.0f", x);
-	else if (x >= 9.995)
-		snprintf(buf, len, "%.1f", x);
-	else
-		snprintf(buf, len, "%.2f", x);
-	return buf;
-}
-
 static const char *fmt_mb(uint64_t bytes, char *buf, size_t len)
 {
-	return fmt_dec3((double)bytes / 1e6, buf, len);
+	return report_fmt_dec3((double)bytes / 1e6, buf, len);
 }
 
 /* ---- header ----------------------------------------------------------------- */
@@ -202,7 +188,7 @@ static void text_row(const struct test_result *t, struct row *row)
 	snprintf(row->c[C_QD], L, "%" PRIu32, t->qd);
 	snprintf(row->c[C_JOBS], L, "%" PRIu32, t->jobs);
 	report_fmt_count(t->iops, row->c[C_IOPS], L);
-	fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
+	report_fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
 	fmt_pct(t, has_lat, "50", row->c[C_P50], L);
 	fmt_pct(t, has_lat, "99", row->c[C_P99], L);
 	fmt_pct(t, has_lat, "99.9", row->c[C_P999], L);
