@@ -1,4 +1,4 @@
-/* load.h - reading a saved "diskbench/1" JSON result back into a run_result. */
+/* load.h - reading a saved "diskbench/1" result (JSON, or an HTML report) back into a run_result. */
 #ifndef DISKBENCH_LOAD_H
 #define DISKBENCH_LOAD_H
 
@@ -7,11 +7,12 @@
 #include "result.h"
 
 /*
- * Read the JSON document at path (written by report_json) into r, which
- * must be zeroed. Each test's latency histogram is rebuilt from its
- * buckets and exact moments, and the figures the reporters show are derived
- * from the raw ones by the code a run uses (result_finish, repeat_finish),
- * so reporters render r exactly as they rendered the run. A document from
+ * Read the JSON document at path (written by report_json, or embedded in an
+ * HTML report by report_html) into r, which must be zeroed. Each test's
+ * latency histogram is rebuilt from its buckets and exact moments, and the
+ * figures the reporters show are derived from the raw ones by the code a
+ * run uses (result_finish, repeat_finish), so reporters render r exactly as
+ * they rendered the run. A document from
  * before "sum"/"sumsq"/"files" existed still loads: mean and stdev then come
  * from the rounded ones, and the file-test parameters are 0.
  *
@@ -21,5 +22,17 @@
  * freed). On success free r with result_free. Never prints.
  */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
+
+/*
+ * Where the JSON is in the text buf[0..len) of a result file. A JSON file:
+ * all of it (*off 0, *n len, *line 1). An HTML report (its first byte
+ * other than a BOM or white space is '<'): the text of the element
+ * <script type="application/json" id="diskbench-result"> that report_html
+ * writes, at *off, *n bytes long, starting on line *line of the file (so
+ * that a parse error names the file's own line). Returns 0; -ENOENT for an
+ * HTML page with no such element, -EINVAL for one it does not close.
+ * result_load reads both kinds of file through it.
+ */
+int result_find_json(const char *buf, size_t len, size_t *off, size_t *n, int *line);
 
 #endif

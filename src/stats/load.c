@@ -1,4 +1,4 @@
-/* load.c - a saved "diskbench/1" JSON result read back into a run_result. */
+/* load.c - a saved "diskbench/1" JSON result (or an HTML report's) read back into a run_result. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -677,10 +677,81 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	return 0;
 }
 
+/* The whole file at path in *buf (malloc'd), its size in *len. */
+static int read_all(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16;
+	char *p = malloc(cap), *q;
+	FILE *f = fopen(path, "rb");
+	int ret = 0;
+
+	*len = 0;
+	if (!p || !f) {
+		ret = p ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		*len += fread(p + *len, 1, cap - *len, f);
+		if (*len < cap)
+			break;
+		q = cap < SIZE_MAX / 2 ? realloc(p, cap * 2) : NULL;
+		if (!q) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		p = q;
+		cap *= 2;
+	}
+	if (ferror(f))
+		ret = errno ? -errno : -EIO;
+out:
+	if (f)
+		fclose(f);
+	if (ret) {
+		free(p);
+		p = NULL;
+	}
+	*buf = p;
+	return ret;
+}
+
+/* The JSON of the file at path, parsed: a JSON file, or the result an HTML
+ * report embeds (result_find_json). 0, or -errno with err set. */
+static int load_doc(const char *path, json_t **root, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	size_t len, off, n;
+	int ret, line;
+	char *buf;
+
+	ret = read_all(path, &buf, &len);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = result_find_json(buf, len, &off, &n, &line);
+	if (ret) {
+		snprintf(err, errlen, ret == -ENOENT ? "%s: an HTML page with no diskbench result in "
+			 "it (a report written by --html holds one)" : "%s: an HTML report whose "
+			 "embedded result is cut short", path);
+		free(buf);
+		return -EINVAL;
+	}
+	*root = json_loadb(buf + off, n, 0, &jerr);
+	free(buf);
+	if (*root)
+		return 0;
+	if (jerr.line > 0)
+		snprintf(err, errlen, "%s:%d:%d: not a JSON document: %s", path,
+			 jerr.line + line - 1, jerr.column, jerr.text);
+	else
+		snprintf(err, errlen, "%s: %s", path, jerr.text);
+	return -EINVAL;
+}
+
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
 {
 	struct ld l = { .path = path, .err = err, .errlen = errlen, .r = r };
-	json_error_t jerr;
 	struct stat st;
 	json_t *root;
 	int ret;
@@ -695,15 +766,9 @@ int result_load(const char *path, struct run_result *r, char *err, size_t errlen
 		snprintf(err, errlen, "%s: is a directory, not a JSON result", path);
 		return -EISDIR;
 	}
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: not a JSON document: %s", path,
-				 jerr.line, jerr.column, jerr.text);
-		else
-			snprintf(err, errlen, "%s: %s", path, jerr.text);
-		return -EINVAL;
-	}
+	ret = load_doc(path, &root, err, errlen);
+	if (ret)
+		return ret;
 	ret = load_root(&l, root, r);
 	json_decref(root);
 	if (ret) {
