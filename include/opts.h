@@ -48,6 +48,7 @@ struct settings {
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */
+	const char *html;	/* the HTML report to this file ("-" = stdout) */
 	const char *scores;	/* "xbench": score the tests as Xbench does (the
 				 * xbench profile says so); NULL: no scores */
 	const char *baseline;	/* a saved result to score xbench tests against

@@ -51,9 +51,14 @@ int cli_check_outputs(struct cli_output *o, int n, bool *on_stdout);
  * Returns EXIT_OK or EXIT_RUNTIME. */
 int cli_write_outputs(const struct cli_output *o, int n, const void *arg);
 
-/* The run's three outputs (--json, --csv, --bonnie-csv) of a run_result. */
-void cli_result_outputs(struct cli_output o[3], const char *json, const char *csv,
-			const char *bonnie_csv);
+/* The outputs of a run_result: --json, --csv, --bonnie-csv, --html (a
+ * path NULL: not asked for). */
+#define CLI_RESULT_OUTPUTS 4
+struct cli_result_paths {
+	const char *json, *csv, *bonnie_csv, *html;
+};
+void cli_result_outputs(struct cli_output o[CLI_RESULT_OUTPUTS],
+			const struct cli_result_paths *p);
 
 /* Flush stdout and say so when it failed (a full disk, a closed pipe).
  * Returns EXIT_OK or EXIT_RUNTIME. */

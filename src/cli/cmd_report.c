@@ -12,27 +12,29 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: diskbench report [OPTIONS] RESULT.json...\n"
+		"usage: diskbench report [OPTIONS] RESULT.json|RESULT.html...\n"
 		"\n"
-		"Render results saved with --json again: the text report on stdout and,\n"
-		"for one RESULT, the same JSON, CSV or bonnie++ CSV the run wrote. Every\n"
-		"figure is derived again from the saved histograms and counts, by the code\n"
-		"a run uses. Several RESULTs: their text reports in turn (no files).\n"
+		"Render results saved with --json (or --html: the page holds the JSON) again:\n"
+		"the text report on stdout and, for one RESULT, the same JSON, CSV, bonnie++\n"
+		"CSV or HTML the run wrote. Every figure is derived again from the saved\n"
+		"histograms and counts, by the code a run uses. Several RESULTs: their text\n"
+		"reports in turn (no files).\n"
 		"\n"
 		"Options:\n"
 		"  --json FILE        write the JSON document (\"-\" = stdout)\n"
 		"  --csv FILE         write one CSV row per test\n"
 		"  --bonnie-csv FILE  write one line of bonnie++'s CSV format 1.98\n"
+		"  --html FILE        write one self-contained HTML report with charts\n"
 		"  --quiet            no text report\n"
 		"  -h, --help         this help\n"
 		"\n"
-		"Formats: text, json, csv, bonnie-csv (html: not yet).\n"
+		"Formats: text, json, csv, bonnie-csv, html.\n"
 		"Exit status: 0 ok, 1 a report could not be written, 2 usage error or a\n"
 		"RESULT that cannot be read (nothing is written then).\n");
 }
 
 struct report_args {
-	const char *json, *csv, *bonnie_csv;
+	struct cli_result_paths out;
 	bool quiet;
 	char **in;
 	int nin;
@@ -60,8 +62,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, boo
 
 static int parse(int argc, char **argv, struct report_args *a)
 {
-	static const char *const names[] = { "--json", "--csv", "--bonnie-csv" };
-	const char **dest[] = { &a->json, &a->csv, &a->bonnie_csv };
+	static const char *const names[] = { "--json", "--csv", "--bonnie-csv", "--html" };
+	const char **dest[] = { &a->out.json, &a->out.csv, &a->out.bonnie_csv, &a->out.html };
 	bool missing, only_files = false;
 	const char *v;
 	int i, k;
@@ -88,7 +90,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 			a->quiet = true;
 			continue;
 		}
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < 4; k++) {
 			v = opt_value(argc, argv, &i, names[k], &missing);
 			if (missing) {
 				cli_error("report: %s needs a FILE", names[k]);
@@ -103,19 +105,19 @@ static int parse(int argc, char **argv, struct report_args *a)
 				break;
 			}
 		}
-		if (k == 3) {
+		if (k == 4) {
 			cli_error("report: unknown option '%s'", argv[i]);
 			fprintf(stderr, "Try 'diskbench report --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
 	if (!a->nin) {
-		cli_error("report: which result? (a JSON file written by --json)");
+		cli_error("report: which result? (a file written by --json or --html)");
 		fprintf(stderr, "Try 'diskbench report --help'.\n");
 		return EXIT_USAGE;
 	}
-	if (a->nin > 1 && (a->json || a->csv || a->bonnie_csv)) {
-		cli_error("report: --json, --csv and --bonnie-csv take one RESULT, not %d",
+	if (a->nin > 1 && (a->out.json || a->out.csv || a->out.bonnie_csv || a->out.html)) {
+		cli_error("report: --json, --csv, --bonnie-csv and --html take one RESULT, not %d",
 			  a->nin);
 		return EXIT_USAGE;
 	}
@@ -126,7 +128,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
 	struct run_result *r = NULL;
-	struct cli_output outs[3];
+	struct cli_output outs[CLI_RESULT_OUTPUTS];
 	bool on_stdout;
 	int status, loaded = 0, i, ret;
 
@@ -134,8 +136,8 @@ int cmd_report(int argc, char **argv)
 	if (status >= 0)
 		goto out;
 	/* Where the documents go is checked before anything is read. */
-	cli_result_outputs(outs, a.json, a.csv, a.bonnie_csv);
-	status = cli_check_outputs(outs, 3, &on_stdout);
+	cli_result_outputs(outs, &a.out);
+	status = cli_check_outputs(outs, CLI_RESULT_OUTPUTS, &on_stdout);
 	if (status != EXIT_OK)
 		goto out;
 
@@ -157,7 +159,7 @@ int cmd_report(int argc, char **argv)
 			}
 		}
 	}
-	status = cli_write_outputs(outs, 3, &r[0]);
+	status = cli_write_outputs(outs, CLI_RESULT_OUTPUTS, &r[0]);
 out:
 	cli_free_results(r, loaded);
 	free(a.in);

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
 		"       diskbench list engines|profiles|tests\n"
-		"       diskbench report [OPTIONS] RESULT.json...\n"
+		"       diskbench report [OPTIONS] RESULT.json|RESULT.html...\n"
 		"       diskbench compare [--json FILE] [--quiet] BEFORE.json AFTER.json...\n"
 		"       diskbench tune [OPTIONS] TARGET | --restore [TARGET]\n"
 		"\n"
@@ -138,7 +138,7 @@ struct run_ctx {
 	struct plan plan;
 	struct stage stage;
 	struct run_result r;
-	struct cli_output outs[3];
+	struct cli_output outs[CLI_RESULT_OUTPUTS];
 	bool on_stdout, progress, failed, trim_warned;
 	uint64_t size;			/* the working set laid out */
 	unsigned done, pass, npass;	/* tests done in the last pass; passes */
@@ -204,8 +204,10 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		return EXIT_USAGE;
 	}
 	/* Where the reports go is checked before a minute of measuring. */
-	cli_result_outputs(c->outs, c->s.json, c->s.csv, c->s.bonnie_csv);
-	ret = cli_check_outputs(c->outs, 3, &c->on_stdout);
+	cli_result_outputs(c->outs, &(struct cli_result_paths){
+		.json = c->s.json, .csv = c->s.csv, .bonnie_csv = c->s.bonnie_csv,
+		.html = c->s.html });
+	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS, &c->on_stdout);
 	if (ret != EXIT_OK)
 		return ret;
 	if (c->s.drop_caches && geteuid() != 0) {
@@ -563,7 +565,7 @@ static int do_report(struct run_ctx *c, int status)
 		return status;
 	if (!c->s.quiet && !c->on_stdout)
 		report_text(stdout, &c->r);
-	if (cli_write_outputs(c->outs, 3, &c->r) != EXIT_OK && status == EXIT_OK)
+	if (cli_write_outputs(c->outs, CLI_RESULT_OUTPUTS, &c->r) != EXIT_OK && status == EXIT_OK)
 		status = EXIT_RUNTIME;
 	if (c->failed && status == EXIT_OK)
 		status = EXIT_RUNTIME;

@@ -149,11 +149,17 @@ static int render_bonnie_csv(FILE *f, const void *r)
 	return report_bonnie_csv(f, r);
 }
 
-void cli_result_outputs(struct cli_output o[3], const char *json, const char *csv,
-			const char *bonnie_csv)
+static int render_html(FILE *f, const void *r)
 {
-	o[0] = (struct cli_output){ .opt = "--json", .path = json, .render = render_json };
-	o[1] = (struct cli_output){ .opt = "--csv", .path = csv, .render = render_csv };
-	o[2] = (struct cli_output){ .opt = "--bonnie-csv", .path = bonnie_csv,
+	return report_html(f, r);
+}
+
+void cli_result_outputs(struct cli_output o[CLI_RESULT_OUTPUTS],
+			const struct cli_result_paths *p)
+{
+	o[0] = (struct cli_output){ .opt = "--json", .path = p->json, .render = render_json };
+	o[1] = (struct cli_output){ .opt = "--csv", .path = p->csv, .render = render_csv };
+	o[2] = (struct cli_output){ .opt = "--bonnie-csv", .path = p->bonnie_csv,
 				    .render = render_bonnie_csv };
+	o[3] = (struct cli_output){ .opt = "--html", .path = p->html, .render = render_html };
 }

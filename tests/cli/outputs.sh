@@ -44,8 +44,10 @@ each_output()	# each_output RC PATTERN PATH
 	expect_refused "$rc" "--json $p: $pat" --json "$p" .
 	expect_refused "$rc" "--csv $p: $pat" --csv "$p" .
 	expect_refused "$rc" "--bonnie-csv $p: $pat" --bonnie-csv "$p" .
+	expect_refused "$rc" "--html $p: $pat" --html "$p" .
 	expect_refused "$rc" "--json $p: $pat" report --json "$p" saved.json
 	expect_refused "$rc" "--csv $p: $pat" report --csv "$p" saved.json
+	expect_refused "$rc" "--html $p: $pat" report --html "$p" saved.json
 	expect_refused "$rc" "--json $p: $pat" compare --json "$p" saved.json saved.json
 	expect_refused "$rc" "--json $p: $pat" info --json "$p" .
 }
@@ -129,6 +131,8 @@ ls ./*.json.* >/dev/null 2>&1 && fail "a temporary file was left behind"
 expect_refused 2 "two documents on one stdout" --json - --csv - .
 expect_refused 2 "two documents on one stdout" --json /dev/stdout --bonnie-csv - .
 expect_refused 2 "both name the same file" --json same.out --csv same.out .
+expect_refused 2 "both name the same file" --json same.out --html same.out .
+expect_refused 2 "two documents on one stdout" report --json - --html - saved.json
 expect_refused 2 "two documents on one stdout" report --json - --csv - saved.json
 # /dev/null takes any number of them.
 "$DISKBENCH" "${FAST[@]}" --quiet --json /dev/null --csv /dev/null . ||

@@ -54,7 +54,7 @@ cmp -s bonnie.json stdout.json || fail "report --json -: not the JSON alone"
 # Several results: their texts in turn, a blank line between.
 "$DISKBENCH" report bonnie.json repeat.json >two.txt || fail "report of two: exit $?"
 { cat bonnie.txt; echo; cat repeat.txt; } | cmp -s - two.txt || fail "report of two: text differs"
-"$DISKBENCH" report --help | grep -q 'html: not yet' || fail "report --help lacks the formats"
+"$DISKBENCH" report --help | grep -q 'bonnie-csv, html' || fail "report --help lacks the formats"
 
 # ---- what cannot be read: exit 2, one line naming it, nothing written --------
 head -c 700 bonnie.json >truncated.json
@@ -69,7 +69,8 @@ mkdir adir
 bad()
 {
 	local pat=$1 in=$2
-	expect_usage "$pat" report "$in" --json o.json --csv o.csv --bonnie-csv o.bcsv
+	expect_usage "$pat" report "$in" --json o.json --csv o.csv --bonnie-csv o.bcsv \
+		--html o.html
 	# also no temporary file beside one (o.json.XXXXXX)
 	ls -A | grep -q '^o\.' && fail "report $in: wrote $(ls -A | grep '^o\.')"
 	return 0
@@ -84,6 +85,8 @@ out=$("$DISKBENCH" report bonnie.json noops.json 2>/dev/null)
 [ $? -eq 2 ] && [ -z "$out" ] || fail "a bad RESULT after a good one: exit/output wrong"
 expect_usage "take one RESULT" report bonnie.json repeat.json --csv o.csv
 expect_usage "which result" report
-expect_usage "unknown option '--html'" report --html o.html bonnie.json
+expect_usage "take one RESULT" report bonnie.json repeat.json --html o.html
+expect_usage "unknown option '--htm'" report --htm o.html bonnie.json
+expect_usage "needs a FILE" report bonnie.json --html
 expect_usage "needs a FILE" report bonnie.json --json
 echo "ok"
