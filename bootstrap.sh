@@ -10,7 +10,8 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake pkg-config liburing-dev libaio-dev \
-libnuma-dev libblkid-dev libinih-dev libjansson-dev libcmocka-dev python3 jq fdisk e2fsprogs bonnie++"
+libnuma-dev libblkid-dev libinih-dev libjansson-dev libcmocka-dev python3 jq fdisk e2fsprogs bonnie++ \
+libxml2-utils chromium"
 
 missing=
 for p in $PKGS; do

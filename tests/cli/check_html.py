@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""check_html.py - a diskbench HTML report checked against its JSON, or a screenshot of it.
+
+  check_html.py page PAGE [--json FILE] [--max-bytes N]
+      PAGE is the file --html wrote, or the DOM a browser made of it
+      (chromium --dump-dom). Checks: it holds exactly one embedded result
+      (equal to FILE when given); nothing in it can load anything (no
+      src/href leaving the page, no <link>/<img>/<iframe>, no url() or
+      @import, a CSP of default-src 'none'); every figure it shows with a
+      data-key or data-value equals the JSON's (the facts, each table row,
+      each dot and bar of the charts, the runs' least and most); the charts
+      the result calls for are there by id (MB/s, queue depth where tests
+      differ only in it, percentiles, a timeline per test that has one).
+  check_html.py png PNG [--min-colours N]
+      PNG (8-bit RGB or RGBA, as chromium --screenshot writes) is not
+      blank: decoded with zlib and unfiltered, it has at least N distinct
+      colours (default 16) and at least 2 % of its pixels are not the
+      background.
+Exit 0 and one "ok" line, or 1 with one line per problem.
+"""
+import argparse
+import json
+import struct
+import sys
+import zlib
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "source", "track", "wbr"}
+LOADERS = {"src", "href", "xlink:href", "action", "formaction", "poster", "srcset", "data"}
+
+
+class Page(HTMLParser):
+    """Every element as a dict: tag, attrs, text (all text inside it), parents."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.elements = [], []
+
+    def handle_starttag(self, tag, attrs):
+        el = {"tag": tag, "attrs": dict(attrs), "text": [], "parents": list(self.stack)}
+        self.elements.append(el)
+        if tag not in VOID:
+            self.stack.append(el)
+
+    def handle_startendtag(self, tag, attrs):
+        self.elements.append({"tag": tag, "attrs": dict(attrs), "text": [],
+                              "parents": list(self.stack)})
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i]["tag"] == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        for el in self.stack:
+            el["text"].append(data)
+
+
+def text(el):
+    return "".join(el["text"]).strip()
+
+
+def lookup(obj, path):
+    """obj's value at a dotted path whose keys may hold dots ("percentiles.99.9")."""
+    if not path:
+        return obj
+    if isinstance(obj, dict):
+        if path in obj:
+            return obj[path]
+        for i, c in enumerate(path):
+            if c == "." and path[:i] in obj:
+                try:
+                    return lookup(obj[path[:i]], path[i + 1:])
+                except KeyError:
+                    pass
+    raise KeyError(path)
+
+
+def shown(v):
+    """How a page shows a JSON value as text."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "unknown"
+    return str(v)
+
+
+def nonempty(v):
+    """A timeline with points, whatever its shape (a list, or an object of lists)."""
+    if isinstance(v, list):
+        return len(v) > 0
+    if isinstance(v, dict):
+        return any(nonempty(x) for x in v.values() if isinstance(x, (list, dict)))
+    return bool(v)
+
+
+def qd_groups(tests):
+    groups = {}
+    for t in tests:
+        key = (t["workload"], t["bs"], t["jobs"], t["engine"], t["direct"])
+        groups.setdefault(key, set()).add(t["qd"])
+    return any(len(q) > 1 for q in groups.values())
+
+
+RUN_FIGURE = {"iops": "iops", "bytes_per_sec": "bytes_per_sec",
+              "lat_ns.percentiles.99": "lat_p99_ns"}
+
+
+def check_page(args):
+    bad = []
+    raw = open(args.page, "rb").read()
+    if args.max_bytes and len(raw) > args.max_bytes:
+        bad.append("%d bytes, more than %d" % (len(raw), args.max_bytes))
+    p = Page()
+    p.feed(raw.decode("utf-8"))
+    p.close()
+    els = p.elements
+
+    # the result in it
+    emb = [e for e in els if e["tag"] == "script" and e["attrs"].get("id") == "diskbench-result"]
+    if len(emb) != 1:
+        print("FAIL: %d embedded results, want 1" % len(emb))
+        return 1
+    if emb[0]["attrs"].get("type") != "application/json":
+        bad.append("the embedded result is not type application/json")
+    d = json.loads("".join(emb[0]["text"]))
+    if args.json and json.load(open(args.json)) != d:
+        bad.append("the embedded result differs from %s" % args.json)
+    tests = d["tests"]
+
+    # nothing that loads
+    for e in els:
+        for k, v in e["attrs"].items():
+            if k in LOADERS and v is not None and not v.startswith(("#", "data:")):
+                bad.append("<%s %s=%r> loads something" % (e["tag"], k, v))
+            if k in ("src", "href") and v and ("http://" in v or "https://" in v):
+                bad.append("<%s %s=%r>: a URL" % (e["tag"], k, v))
+        if e["tag"] in ("link", "img", "iframe", "object", "embed", "frame", "audio", "video"):
+            bad.append("a <%s> element" % e["tag"])
+        if e["tag"] == "style" and ("url(" in text(e) or "@import" in text(e)):
+            bad.append("the style sheet loads something")
+        if e["tag"] == "script" and e["attrs"].get("src"):
+            bad.append("a script from elsewhere")
+    csp = [e for e in els if e["tag"] == "meta" and
+           e["attrs"].get("http-equiv", "").lower() == "content-security-policy"]
+    if not csp or "default-src 'none'" not in csp[0]["attrs"].get("content", ""):
+        bad.append("no Content-Security-Policy of default-src 'none'")
+
+    checked = 0
+    # the facts (cells with a data-key outside the table's rows)
+    for e in els:
+        key = e["attrs"].get("data-key")
+        if key is None or any(x["tag"] == "tr" and "data-test" in x["attrs"] for x in e["parents"]):
+            continue
+        try:
+            v = lookup(d, key)
+        except KeyError:
+            bad.append("fact %s: no such key in the JSON" % key)
+            continue
+        if "data-value" in e["attrs"]:
+            if float(e["attrs"]["data-value"]) != float(v):
+                bad.append("fact %s: data-value %s, JSON %r" % (key, e["attrs"]["data-value"], v))
+        elif text(e) != shown(v):
+            bad.append("fact %s: shows %r, JSON %r" % (key, text(e), v))
+        checked += 1
+
+    # the summary table: a row per test, each figure the JSON's
+    rows = [e for e in els if e["tag"] == "tr" and "data-test" in e["attrs"]]
+    if len(rows) != len(tests):
+        bad.append("%d table rows for %d tests" % (len(rows), len(tests)))
+    for row in rows:
+        i = int(row["attrs"]["data-test"])
+        t = tests[i]
+        cells = [e for e in els if row in e["parents"] and "data-key" in e["attrs"]]
+        if len(cells) < 8:
+            bad.append("row %d: %d figures" % (i, len(cells)))
+        for c in cells:
+            key = c["attrs"]["data-key"]
+            try:
+                v = lookup(t, key)
+            except KeyError:
+                bad.append("tests[%d].%s: no such key" % (i, key))
+                continue
+            if "data-value" in c["attrs"]:
+                if float(c["attrs"]["data-value"]) != float(v):
+                    bad.append("tests[%d].%s: page %s, JSON %r" % (i, key, c["attrs"]["data-value"], v))
+            elif text(c) != shown(v):
+                bad.append("tests[%d].%s: page %r, JSON %r" % (i, key, text(c), v))
+            checked += 1
+            if "data-min" in c["attrs"]:
+                runs = [r[RUN_FIGURE[key]] for r in t["runs"]]
+                if (float(c["attrs"]["data-min"]), float(c["attrs"]["data-max"])) != \
+                        (float(min(runs)), float(max(runs))):
+                    bad.append("tests[%d].%s: runs %s..%s, JSON %r..%r" % (
+                        i, key, c["attrs"]["data-min"], c["attrs"]["data-max"], min(runs), max(runs)))
+                checked += 2
+
+    # the charts, by id, and what they draw
+    svgs = {e["attrs"].get("id"): e for e in els if e["tag"] == "svg" and e["attrs"].get("id")}
+    want = []
+    if any(t["bytes"] for t in tests):
+        want.append("chart-throughput")
+    if any(t["ops"] for t in tests):
+        want.append("chart-latency")
+    if qd_groups(tests):
+        want += ["chart-qd-iops", "chart-qd-p99"]
+    for i, t in enumerate(tests):
+        if any(nonempty(r.get("timeline")) for r in t["runs"]):
+            want.append("chart-timeline-%d" % i)
+        elif not any(e["attrs"].get("id") in ("timeline-none", "timeline-none-%d" % i) for e in els):
+            bad.append("test %d: neither a timeline nor a line that says there is none" % i)
+    for w in want:
+        if w not in svgs:
+            bad.append("no <svg id=%s>" % w)
+        elif "chart" not in svgs[w]["attrs"].get("class", "").split():
+            bad.append("<svg id=%s> is not of class chart" % w)
+    for k in svgs:
+        if k.startswith("chart-") and k not in want:
+            bad.append("<svg id=%s> for a result that has nothing to show in it" % k)
+    figure = {"chart-throughput": lambda t, e: t["bytes_per_sec"],
+              "chart-qd-iops": lambda t, e: t["iops"],
+              "chart-qd-p99": lambda t, e: t["lat_ns"]["percentiles"]["99"],
+              "chart-latency": lambda t, e: t["lat_ns"]["percentiles"][e["attrs"]["data-pct"]]}
+    drawn = {}
+    for e in els:
+        if "data-value" not in e["attrs"] or "data-test" not in e["attrs"]:
+            continue
+        chart = next((x["attrs"].get("id") for x in e["parents"] if x["tag"] == "svg"), None)
+        if chart not in figure:
+            continue
+        i = int(e["attrs"]["data-test"])
+        v = figure[chart](tests[i], e)
+        if float(e["attrs"]["data-value"]) != float(v):
+            bad.append("%s, test %d: draws %s, JSON %r" % (chart, i, e["attrs"]["data-value"], v))
+        drawn[chart] = drawn.get(chart, 0) + 1
+        checked += 1
+    for w in want:
+        if w in figure and not drawn.get(w):
+            bad.append("%s draws no value" % w)
+
+    for b in bad:
+        print("FAIL:", b)
+    if bad:
+        return 1
+    print("ok: %s: %d tests, %d figures equal to the JSON's, charts %s" % (
+        args.page, len(tests), checked, " ".join(sorted(svgs))))
+    return 0
+
+
+def png_pixels(path):
+    """(width, height, rows): the unfiltered rows of an 8-bit RGB or RGBA PNG."""
+    d = open(path, "rb").read()
+    if d[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, hdr = 8, [], None
+    while pos < len(d):
+        n, typ = struct.unpack(">I4s", d[pos:pos + 8])
+        body = d[pos + 8:pos + 8 + n]
+        if typ == b"IHDR":
+            hdr = struct.unpack(">IIBBBBB", body)
+        elif typ == b"IDAT":
+            idat.append(body)
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = hdr
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        raise ValueError("not an 8-bit RGB(A) PNG without interlacing")
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    stride = w * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+
+def check_png(args):
+    w, h, bpp, rows = png_pixels(args.png)
+    count = {}
+    for line in rows:
+        for x in range(0, w * bpp, bpp):
+            k = bytes(line[x:x + 3])
+            count[k] = count.get(k, 0) + 1
+    bg, nbg = max(count.items(), key=lambda kv: kv[1])
+    ink = 1 - nbg / (w * h)
+    if len(count) < args.min_colours or ink < 0.02:
+        print("FAIL: %s looks blank: %d colours, %.1f %% not background" % (
+            args.png, len(count), 100 * ink))
+        return 1
+    print("ok: %s: %dx%d, %d colours, %.1f %% not background" % (
+        args.png, w, h, len(count), 100 * ink))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="what", required=True)
+    pg = sub.add_parser("page")
+    pg.add_argument("page")
+    pg.add_argument("--json")
+    pg.add_argument("--max-bytes", type=int, default=0)
+    pn = sub.add_parser("png")
+    pn.add_argument("png")
+    pn.add_argument("--min-colours", type=int, default=16)
+    args = ap.parse_args()
+    return check_page(args) if args.what == "page" else check_png(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+#!/bin/bash
+# html.sh - --html FILE on run and report: one self-contained page, well-formed
+# (xmllint), that holds the result (report of the page is report of the JSON,
+# byte for byte, and renders the same page again), shows the JSON's numbers,
+# loads nothing, and stays under 300 KB for the quick plan with --repeat 5;
+# results saved by earlier versions render too; a bad path costs one line and
+# no file. Then in headless Chromium: the DOM it builds holds the charts and
+# the same numbers, its screenshot is not blank, it opens in under a second
+# and prints. Only that browser part is skipped (77) without Chromium.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3 xmllint
+make_tmpdir /dev/shm
+T=$TMP_DIR
+cd "$T" || fail "cd $T"
+CHECK="python3 $srcdir/tests/cli/check_html.py"
+mkdir target
+
+# 1. A real run of the quick plan, five passes of short tests.
+"$DISKBENCH" --profile quick --repeat 5 --runtime 200ms --ramp 0 --size 16m \
+	--label 'html <test> & "quotes"' --json run.json --html run.html target \
+	>run.txt 2>run.err || fail "run --html: exit $? ($(cat run.err))"
+ls -A | grep -q '^run\.html\.' && fail "a temporary file was left beside run.html"
+[ -z "$(ls -A target)" ] || fail "the run left files in target/"
+xmllint --noout run.html || fail "run.html is not well-formed"
+$CHECK page run.html --json run.json --max-bytes 300000 || fail "run.html against run.json"
+size=$(stat -c %s run.html)
+msg "the quick plan with --repeat 5: $size bytes of HTML"
+# no reference out of the page, whatever the label says
+grep -Eiq "(src|href)=[\"']?(https?:)?//" run.html && fail "run.html references a URL"
+grep -q 'id="chart-qd-iops"' run.html || fail "no queue-depth chart for rand-read qd1/qd32"
+
+# 2. The page holds the result.
+"$DISKBENCH" report run.json >from-json.txt || fail "report run.json: exit $?"
+"$DISKBENCH" report run.html >from-html.txt || fail "report run.html: exit $?"
+cmp -s from-json.txt from-html.txt || fail "report of the page differs from report of the JSON"
+cmp -s run.txt from-html.txt || fail "report of the page differs from the run's own text"
+"$DISKBENCH" report --quiet run.html --json again.json --html again.html ||
+	fail "report run.html --json --html: exit $?"
+cmp -s run.json again.json || fail "the JSON in the page is not the run's"
+cmp -s run.html again.html || fail "the page rendered from itself is not the run's page"
+"$DISKBENCH" compare --quiet run.html run.json || fail "compare of the page and the JSON: exit $?"
+
+# 3. Results saved by earlier versions render, with their own numbers.
+n=0
+for f in "$srcdir"/tests/data/results/*.json; do
+	b=$(basename "$f" .json)
+	"$DISKBENCH" report --quiet "$f" --html "$b.html" --json "$b.json" ||
+		fail "report --html $b: exit $?"
+	xmllint --noout "$b.html" || fail "$b.html is not well-formed"
+	$CHECK page "$b.html" --json "$b.json" >/dev/null || fail "$b.html against its JSON"
+	n=$((n + 1))
+done
+[ "$n" -ge 8 ] || fail "only $n saved results"
+
+# 4. Where the page cannot go: one line, exit 2, before anything runs.
+expect_usage "--html $T/missing/r.html: cannot write there: .*No such file" \
+	--html "$T/missing/r.html" target
+expect_usage "--html missing/r.html: cannot write there" report --html missing/r.html run.json
+expect_usage "--html target: is a directory" report --html target run.json
+# A full file system: exit 1, and no half-written page (nor a temporary).
+if [ "$(id -u)" -eq 0 ] && mkdir full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	at_exit "unmount '$T/full'"
+	out=$("$DISKBENCH" report --quiet --html full/r.html run.json 2>&1)
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "--html on a full file system: exit $rc, want 1 ($out)"
+	[ "$(printf '%s\n' "$out" | grep -c '^diskbench:')" -eq 1 ] &&
+		printf '%s' "$out" | grep -q -- "--html full/r.html: .*No space left" ||
+		fail "--html on a full file system said: $out"
+	[ -z "$(ls -A full)" ] || fail "a full file system kept: $(ls -A full)"
+else
+	msg "note: not root or no tmpfs mount: the full file system was not tried"
+fi
+
+# 5. In a real browser.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROME" ] || skip "chromium is not installed: the page was checked without a browser only"
+chrome()
+{
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$T/chrome" "$@" 2>>chrome.err
+}
+chrome --dump-dom "file://$T/run.html" >dom.html || fail "chromium --dump-dom: exit $?"
+$CHECK page dom.html --json run.json || fail "the DOM Chromium built differs from the JSON"
+chrome --screenshot="$T/shot.png" --window-size=1200,2000 "file://$T/run.html" >/dev/null ||
+	fail "chromium --screenshot: exit $?"
+$CHECK png shot.png || fail "the screenshot is blank"
+chrome --print-to-pdf="$T/print.pdf" "file://$T/run.html" >/dev/null || fail "printing: exit $?"
+head -c 5 print.pdf | grep -q '%PDF-' || fail "printing made no PDF"
+# the page tree's root counts them all
+pages=$(grep -ao '/Count [0-9]*' print.pdf | awk '{ print $2 }' | sort -n | tail -n 1)
+pages=${pages:-0}
+[ "$pages" -ge 2 ] && [ "$pages" -le 12 ] || fail "printed on $pages pages"
+# Opening it costs under a second more than opening an empty page (the
+# least of two tries each: the browser's own start-up is not the page's).
+echo '<!DOCTYPE html><title>empty</title>' >empty.html
+best()
+{
+	local i t0 t1 ms least=
+	for i in 1 2; do
+		t0=$(date +%s%N)
+		chrome --dump-dom "file://$T/$1" >/dev/null || fail "chromium on $1: exit $?"
+		t1=$(date +%s%N)
+		ms=$(((t1 - t0) / 1000000))
+		[ -z "$least" ] || [ "$ms" -lt "$least" ] && least=$ms
+	done
+	echo "$least"
+}
+empty_ms=$(best empty.html)
+page_ms=$(best run.html)
+msg "chromium: an empty page in $empty_ms ms, the report in $page_ms ms"
+[ $((page_ms - empty_ms)) -lt 1000 ] || fail "the page takes $((page_ms - empty_ms)) ms to open"
+echo "ok: $size bytes, $n saved results, $pages printed pages"
