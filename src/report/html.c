@@ -23,7 +23,7 @@ static const char style[] =
 	"thead th{border-bottom:2px solid #999;white-space:nowrap}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"td small{display:block;color:#666;font-size:.82em}\n"
-	"table.sortable thead th{cursor:pointer}\n"
+	"table.sortable thead th{cursor:pointer}table.sortable td:first-child{white-space:nowrap}\n"
 	".facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(330px,1fr));gap:0 1.5em;"
 	"align-items:start}\n"
 	".facts table{width:100%}.facts th{width:38%;font-weight:600;color:#444}\n"
@@ -54,6 +54,7 @@ static const char style[] =
 	"code{font-size:.92em}\n"
 	"@media print{body{max-width:none;margin:0;font-size:11px}"
 	"h2{break-after:avoid}table,figure{break-inside:avoid}"
+	".charts{grid-template-columns:1fr 1fr}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
 /*

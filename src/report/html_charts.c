@@ -555,9 +555,8 @@ static void chart_timelines(struct svg *w, const struct run_result *r)
 	if (any)
 		pts = calloc(most, sizeof(*pts));
 	if (!pts) {
-		svg_printf(w, "<p class=\"none\" id=\"timeline-none\">No timeline in this result "
-			   "(it was saved by a version that did not record them).</p>\n"
-			   "</section>\n");
+		svg_printf(w, "<p class=\"none\" id=\"timeline-none\">No timeline in this result: "
+			   "its runs hold no figures interval by interval.</p>\n</section>\n");
 		return;
 	}
 	svg_printf(w, "<div class=\"charts\">\n");

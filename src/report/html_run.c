@@ -353,8 +353,8 @@ int report_html(FILE *f, const struct run_result *r)
 	page_header(&w, r);
 	page_warnings(&w, r);
 	page_summary(&w, r);
-	page_notes(&w, r);
 	html_run_charts(&w, r);
+	page_notes(&w, r);
 	page_xbench(&w, &r->xbench);
 	html_run_facts(&w, r);
 	svg_printf(&w, "<footer>\n<p>This page holds the whole result as JSON (the same document "
