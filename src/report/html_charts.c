@@ -33,7 +33,8 @@ bool html_by_iops(const struct test_result *t)
 bool html_runs_range(const struct test_result *t, enum html_run_fig which, double *lo,
 		     double *hi)
 {
-	for (unsigned i = 0; i < t->nruns; i++) {
+	/* a hand-built test may claim runs it does not hold */
+	for (unsigned i = 0; t->runs && i < t->nruns; i++) {
 		const struct test_run *run = &t->runs[i];
 		double v = which == HTML_FIG_IOPS ? run->iops : which == HTML_FIG_BPS ?
 			   run->bytes_per_sec : (double)run->lat_p99_ns;
@@ -43,7 +44,7 @@ bool html_runs_range(const struct test_result *t, enum html_run_fig which, doubl
 		if (!i || v > *hi)
 			*hi = v;
 	}
-	return t->nruns > 0;
+	return t->runs && t->nruns > 0;
 }
 
 static bool has_lat(const struct test_result *t)
@@ -534,7 +535,7 @@ static void chart_timeline(struct svg *w, const struct test_result *t, unsigned 
 
 static bool has_timeline(const struct test_result *t)
 {
-	for (unsigned k = 0; k < t->nruns; k++)
+	for (unsigned k = 0; t->runs && k < t->nruns; k++)
 		if (t->runs[k].timeline.n && t->runs[k].timeline.p)
 			return true;
 	return false;
