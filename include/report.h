@@ -40,6 +40,23 @@ int report_bonnie_csv(FILE *f, const struct run_result *r);
  */
 int report_html(FILE *f, const struct run_result *r);
 
+/*
+ * A comparison (compare.h) as one HTML page like report_html's: the facts
+ * of every side side by side (a row that differs marked), and per compared
+ * result what differs, the summary in words, a table of IOPS, p99 and CPU
+ * per op before and after with their ratios, intervals and verdicts, and
+ * two ratio plots (<svg class="chart ratio" id="chart-ratio-P-iops"> and
+ * "-p99" for compared result P): per test the ratio after / before of the
+ * medians of its runs on a log axis, its interval as an error bar (dashed
+ * for a low-confidence min-max range), a line at 1.0 and the noise band
+ * shaded, coloured (class better / worse) only where the verdict is. The
+ * diskbench-compare/1 JSON (report_compare_json) is embedded in
+ * <script type="application/json" id="diskbench-compare">. Returns 0 or
+ * -errno.
+ */
+struct compare;
+int report_compare_html(FILE *f, const struct compare *c);
+
 /* `diskbench info`: every fact about t, then "writes allowed: yes/no,
  * because ..." from now (the options given) and, when it differs, what
  * --destructive would change (with_destructive). Text, or one JSON document

@@ -1,0 +1,515 @@
+/* html_compare.c - the HTML report of a comparison: both sides' facts, the table, the ratio plots. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "html.h"
+#include "json_writer.h"
+#include "report.h"
+
+/* A ratio plot: names at the left, a log axis of ratios, a row per test. */
+#define RW 560
+#define ROWH 26
+#define RTOP 10
+#define RBOTTOM 44
+
+static int render_json(FILE *f, const void *c)
+{
+	return report_compare_json(f, c);
+}
+
+/* ---- the facts of every side --------------------------------------------------- */
+
+/* The facts shown side by side: name, key in every side's JSON. */
+static const struct side_fact {
+	const char *name, *key;
+} side_facts[] = {
+	{ .name = "label", .key = "label" },
+	{ .name = "started", .key = "started_at" },
+	{ .name = "diskbench", .key = "tool.version" },
+	{ .name = "hostname", .key = "host.hostname" },
+	{ .name = "kernel", .key = "host.kernel" },
+	{ .name = "CPU", .key = "host.cpu_model" },
+	{ .name = "CPUs", .key = "host.cpus" },
+	{ .name = "memory", .key = "host.memory_bytes" },
+	{ .name = "target", .key = "target.path" },
+	{ .name = "kind", .key = "target.kind_detail" },
+	{ .name = "device", .key = "target.device" },
+	{ .name = "model", .key = "target.model" },
+	{ .name = "file system", .key = "target.fs_type" },
+	{ .name = "mount options", .key = "target.mount_options" },
+	{ .name = "scheduler", .key = "target.scheduler" },
+	{ .name = "read_ahead_kb", .key = "target.read_ahead_kb" },
+	{ .name = "nr_requests", .key = "target.nr_requests" },
+	{ .name = "rotational", .key = "target.rotational" },
+	{ .name = "stack", .key = "target.stack" },
+};
+
+/* Fact k of r as the page shows it (the JSON's value; unknown for -1),
+ * and its number for data-value ("" when the text is the value). */
+static void side_value(const struct run_result *r, unsigned k, char *buf, size_t len,
+		       char *num, size_t numlen)
+{
+	const struct target_info *t = &r->target;
+	const char *key = side_facts[k].key;
+	int v = -2;
+
+	num[0] = '\0';
+	if (!strcmp(key, "label"))
+		snprintf(buf, len, "%.*s", (int)sizeof(r->label), r->label);
+	else if (!strcmp(key, "started_at"))
+		snprintf(buf, len, "%.*s", (int)sizeof(r->started_at), r->started_at);
+	else if (!strcmp(key, "tool.version"))
+		snprintf(buf, len, "%s", r->tool_version ? r->tool_version : "");
+	else if (!strcmp(key, "host.hostname"))
+		snprintf(buf, len, "%.*s", (int)sizeof(r->host.hostname), r->host.hostname);
+	else if (!strcmp(key, "host.kernel"))
+		snprintf(buf, len, "%.*s", (int)sizeof(r->host.kernel), r->host.kernel);
+	else if (!strcmp(key, "host.cpu_model"))
+		snprintf(buf, len, "%.*s", (int)sizeof(r->host.cpu_model), r->host.cpu_model);
+	else if (!strcmp(key, "host.cpus"))
+		snprintf(buf, len, "%u", r->host.cpus);
+	else if (!strcmp(key, "host.memory_bytes")) {
+		report_fmt_capacity(r->host.memory_bytes, buf, len);
+		snprintf(num, numlen, "%" PRIu64, r->host.memory_bytes);
+	} else if (!strcmp(key, "target.path"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->path), t->path);
+	else if (!strcmp(key, "target.kind_detail"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->kind_detail), t->kind_detail);
+	else if (!strcmp(key, "target.device"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->device), t->device);
+	else if (!strcmp(key, "target.model"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->model), t->model);
+	else if (!strcmp(key, "target.fs_type"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->fs_type), t->fs_type);
+	else if (!strcmp(key, "target.mount_options"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->mount_options), t->mount_options);
+	else if (!strcmp(key, "target.scheduler"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->scheduler), t->scheduler);
+	else if (!strcmp(key, "target.stack"))
+		snprintf(buf, len, "%.*s", (int)sizeof(t->stack), t->stack);
+	else if (!strcmp(key, "target.rotational"))
+		snprintf(buf, len, "%s", t->rotational < 0 ? "unknown" : t->rotational ? "yes" : "no");
+	else
+		v = !strcmp(key, "target.read_ahead_kb") ? t->read_ahead_kb : t->nr_requests;
+	if (v == -2)
+		return;
+	if (v < 0)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%d", v);
+}
+
+/* Does any pair list key among what differs? */
+static bool differs(const struct compare *c, const char *key)
+{
+	for (unsigned i = 0; i < c->npairs; i++)
+		for (unsigned k = 0; k < c->pairs[i].ndiffs; k++)
+			if (!strcmp(c->pairs[i].diffs[k].key, key))
+				return true;
+	return false;
+}
+
+static void page_sides(struct svg *w, const struct compare *c)
+{
+	char b[512], num[32];
+
+	svg_printf(w, "<section id=\"sides\">\n<h2>Both sides</h2>\n"
+		   "<table id=\"sides-table\">\n<thead><tr><th></th><th>baseline: ");
+	svg_esc(w, c->base_label, strlen(c->base_label));
+	svg_printf(w, "</th>");
+	for (unsigned i = 0; i < c->npairs; i++) {
+		svg_printf(w, "<th>");
+		svg_esc(w, c->pairs[i].label, strlen(c->pairs[i].label));
+		svg_printf(w, "</th>");
+	}
+	svg_printf(w, "</tr></thead>\n<tbody>\n");
+	for (unsigned k = 0; k < sizeof(side_facts) / sizeof(side_facts[0]); k++) {
+		bool diff = differs(c, side_facts[k].key), any = false;
+
+		/* a fact no side has (no device under tmpfs): no row */
+		for (unsigned i = 0; i <= c->npairs; i++) {
+			side_value(i ? c->pairs[i - 1].after : c->base, k, b, sizeof(b), num,
+				   sizeof(num));
+			any |= b[0] != '\0';
+		}
+		if (!any)
+			continue;
+
+		svg_printf(w, "<tr%s><th>", diff ? " class=\"differs\"" : "");
+		svg_esc(w, side_facts[k].name, strlen(side_facts[k].name));
+		svg_printf(w, "</th>");
+		for (unsigned i = 0; i <= c->npairs; i++) {
+			const struct run_result *r = i ? c->pairs[i - 1].after : c->base;
+
+			side_value(r, k, b, sizeof(b), num, sizeof(num));
+			svg_printf(w, "<td data-side=\"%u\" data-key=\"%s\"", i, side_facts[k].key);
+			if (num[0])
+				svg_printf(w, " data-value=\"%s\"", num);
+			svg_printf(w, ">");
+			svg_esc(w, b, sizeof(b));
+			svg_printf(w, "</td>");
+		}
+		svg_printf(w, "</tr>\n");
+	}
+	svg_printf(w, "</tbody>\n</table>\n<p>A row in bold differs between the sides; every "
+		   "difference, the settings included, is listed with each comparison below."
+		   "</p>\n</section>\n");
+}
+
+/* ---- one comparison ---------------------------------------------------------------- */
+
+static const char *verdict_class(const struct compare_value *v)
+{
+	return v->verdict == CMP_BETTER ? "better" : v->verdict == CMP_WORSE ? "worse" : "same";
+}
+
+static const char *verdict_json(const struct compare_value *v)
+{
+	return v->verdict == CMP_BETTER ? "better" : v->verdict == CMP_WORSE ? "worse" :
+	       v->verdict == CMP_SAME ? "~" : "none";
+}
+
+/* The ratio a plot shows for v: of the runs' medians, else of the figures. */
+static double shown_ratio(const struct compare_value *v)
+{
+	return isfinite(v->med_ratio) && v->med_ratio > 0 ? v->med_ratio : v->ratio;
+}
+
+/* The ratios an axis may have a tick at; the fine ones only over a narrow range. */
+static const double ladder[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1,
+				 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100 };
+#define NLADDER (sizeof(ladder) / sizeof(ladder[0]))
+
+/* [lo, hi] widened to the ladder's steps around them (within its ends). */
+static void ratio_ends(double *lo, double *hi)
+{
+	unsigned i;
+
+	for (i = NLADDER; i-- > 0;)
+		if (ladder[i] <= *lo) {
+			*lo = ladder[i];
+			break;
+		}
+	for (i = 0; i < NLADDER; i++)
+		if (ladder[i] >= *hi) {
+			*hi = ladder[i];
+			break;
+		}
+}
+
+static unsigned ratio_ticks(double lo, double hi, double *t)
+{
+	static const double fine[] = { 0.8, 0.9, 1.1, 1.25, 1.5, 3 };
+	bool wide = hi / lo > 6;
+	unsigned n = 0, i, k;
+
+	for (i = 0; i < NLADDER && n < SVG_MAXTICKS; i++) {
+		bool skip = false;
+
+		for (k = 0; wide && k < sizeof(fine) / sizeof(fine[0]); k++)
+			skip |= ladder[i] == fine[k];
+		if (!skip && ladder[i] >= lo && ladder[i] <= hi)
+			t[n++] = ladder[i];
+	}
+	return n;
+}
+
+static void ratio_plot(struct svg *w, const struct compare *c, const struct compare_pair *p,
+		       unsigned pi, enum compare_metric m)
+{
+	double lo = 1 - c->noise, hi = 1 + c->noise, ticks[SVG_MAXTICKS], left, cy, x0, x1, y0, y1;
+	unsigned maxname = 4, nt, i;
+	struct svg_axis x, y;
+	char id[48], attrs[320], n1[64], n2[64], n3[64], cls[32], lab[32];
+	bool thr = m == CMP_IOPS;
+
+	for (i = 0; i < p->ntests; i++) {
+		const struct compare_value *v = &p->tests[i].m[m];
+		double r = shown_ratio(v);
+		size_t len = strnlen(p->tests[i].before->name, sizeof(p->tests[i].before->name));
+
+		if (len > maxname)
+			maxname = (unsigned)len;
+		if (r > 0 && isfinite(r)) {
+			lo = fmin(lo, r);
+			hi = fmax(hi, r);
+		}
+		if (v->lo > 0 && isfinite(v->lo) && isfinite(v->hi)) {
+			lo = fmin(lo, v->lo);
+			hi = fmax(hi, v->hi);
+		}
+	}
+	/* at least 0.8x .. 1.25x, a little room beyond the extremes, the ends
+	 * on ticks */
+	lo = fmin(lo / 1.04, 0.8);
+	hi = fmax(hi * 1.04, 1.25);
+	ratio_ends(&lo, &hi);
+	nt = ratio_ticks(lo, hi, ticks);
+	left = fmin(230, fmax(90, 14 + 6.3 * maxname));
+	svg_axis_ticks(&x, SVG_LOG, lo, hi, ticks, nt, SVG_F_RATIO);
+	svg_axis_place(&x, left, RW - 44);	/* room for the last value label */
+	svg_axis_ticks(&y, SVG_LIN, 0, p->ntests, NULL, 0, SVG_F_SI);
+	svg_axis_place(&y, RTOP + ROWH * p->ntests, RTOP);
+
+	snprintf(id, sizeof(id), "chart-ratio-%u-%s", pi, thr ? "iops" : "p99");
+	svg_open(w, id, "chart ratio", RW, RTOP + ROWH * (int)p->ntests + RBOTTOM,
+		 thr ? "IOPS after / before, per test" : "p99 latency after / before, per test");
+	/* the noise band, then the grid over it, then the line at 1.0 */
+	x0 = svg_axis_px(&x, 1 - c->noise);
+	x1 = svg_axis_px(&x, 1 + c->noise);
+	snprintf(attrs, sizeof(attrs), "data-lo=\"%s\" data-hi=\"%s\"",
+		 jw_num_double(1 - c->noise, n1, sizeof(n1)), jw_num_double(1 + c->noise, n2,
+									 sizeof(n2)));
+	svg_rect(w, x0, y.p1, x1, y.p0, "band", attrs);
+	svg_frame(w, &x, &y, thr ? "IOPS after / before (log scale; right is better)" :
+		  "p99 after / before (log scale; left is better)", NULL);
+	y0 = y.p1;
+	y1 = y.p0;
+	svg_line(w, svg_axis_px(&x, 1), y0, svg_axis_px(&x, 1), y1, "one");
+	for (i = 0; i < p->ntests; i++) {
+		const struct compare_value *v = &p->tests[i].m[m];
+		double r = shown_ratio(v);
+
+		cy = RTOP + ROWH * (i + 0.5);
+		svg_text(w, left - 6, cy + 4, "end", "name", p->tests[i].before->name);
+		if (!(r > 0) || !isfinite(r))
+			continue;
+		snprintf(cls, sizeof(cls), "err %s%s", verdict_class(v),
+			 v->low_confidence ? " range" : "");
+		if (v->lo > 0 && isfinite(v->lo) && isfinite(v->hi))
+			svg_errbar(w, false, cy, svg_axis_px(&x, v->lo), svg_axis_px(&x, v->hi), 5, cls);
+		snprintf(attrs, sizeof(attrs), "data-test=\"%u\" data-metric=\"%s\" data-value=\"%s\" "
+			 "data-lo=\"%s\" data-hi=\"%s\" data-verdict=\"%s\"", i,
+			 compare_metrics[m].key, jw_num_double(r, n1, sizeof(n1)),
+			 jw_num_double(v->lo, n2, sizeof(n2)), jw_num_double(v->hi, n3, sizeof(n3)),
+			 verdict_json(v));
+		snprintf(cls, sizeof(cls), "dot %s", verdict_class(v));
+		/* row i from the top: y runs from 0 at the bottom to ntests */
+		svg_dot(w, &x, &y, r, p->ntests - (i + 0.5), cls, attrs);
+		snprintf(lab, sizeof(lab), "%.2fx", r);
+		svg_text(w, svg_axis_px(&x, isfinite(v->hi) && v->hi > r ? v->hi : r) + 8, cy + 4,
+			 "start", "vlabel", lab);
+	}
+	svg_close(w);
+}
+
+/* "1.23k", "812us": the figure of metric m for people. */
+static const char *fmt_metric(enum compare_metric m, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (m == CMP_IOPS)
+		report_fmt_count(v, buf, len);
+	else if (m == CMP_BYTES_PER_SEC)
+		report_fmt_dec3(v / 1e6, buf, len);
+	else if (m == CMP_CPU_PER_OP)
+		snprintf(buf, len, "%.2f", v);
+	else
+		report_fmt_ns(v, buf, len);
+	return buf;
+}
+
+/* A cell of figure f ("before", "ratio" ...) of metric m: its JSON path
+ * under compared[p].tests[i] and the JSON's number. */
+static void value_cell(struct svg *w, enum compare_metric m, const char *f, double v,
+		       const char *text)
+{
+	char num[64];
+
+	svg_printf(w, "<td class=\"num\" data-key=\"metrics.%s.%s\" data-value=\"%s\">",
+		   compare_metrics[m].key, f, jw_num_double(v, num, sizeof(num)));
+	svg_esc(w, text, strlen(text));
+	svg_printf(w, "</td>");
+}
+
+static void table_metric(struct svg *w, const struct compare_test *t, enum compare_metric m,
+			 bool judged)
+{
+	const struct compare_value *v = &t->m[m];
+	char b[32], c[32];
+
+	value_cell(w, m, "before", v->before, fmt_metric(m, v->before, b, sizeof(b)));
+	value_cell(w, m, "after", v->after, fmt_metric(m, v->after, b, sizeof(b)));
+	if (isfinite(v->change_pct))
+		snprintf(c, sizeof(c), "%+.1f%%", v->change_pct);
+	else
+		snprintf(c, sizeof(c), "-");
+	value_cell(w, m, "change_pct", v->change_pct, c);
+	if (!judged)
+		return;
+	if (!isfinite(v->med_ratio))
+		snprintf(c, sizeof(c), "-");
+	else if (!isfinite(v->lo))
+		snprintf(c, sizeof(c), "%.2f", v->med_ratio);
+	else if (v->low_confidence)
+		snprintf(c, sizeof(c), "%.2f (%.2f..%.2f)", v->med_ratio, v->lo, v->hi);
+	else
+		snprintf(c, sizeof(c), "%.2f [%.2f, %.2f]", v->med_ratio, v->lo, v->hi);
+	value_cell(w, m, "median_ratio", v->med_ratio, c);
+	svg_printf(w, "<td class=\"%s\">%s</td>", verdict_class(v),
+		   v->verdict == CMP_UNJUDGED ? (v->low_confidence && v->nbefore && v->nafter ?
+		   "low conf." : "-") : v->verdict == CMP_SAME ? "~" :
+		   m == CMP_IOPS ? (v->verdict == CMP_BETTER ? "faster" : "slower") :
+		   (v->verdict == CMP_BETTER ? "lower" : "higher"));
+}
+
+static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
+{
+	svg_printf(w, "<table id=\"compare-table-%u\" class=\"sortable cmp\">\n<thead><tr>"
+		   "<th>test</th><th class=\"num\">IOPS before</th><th class=\"num\">after</th>"
+		   "<th class=\"num\">change</th><th class=\"num\">ratio</th><th>verdict</th>"
+		   "<th class=\"num\">p99 before</th><th class=\"num\">after</th>"
+		   "<th class=\"num\">change</th><th class=\"num\">ratio</th><th>verdict</th>"
+		   "<th class=\"num\">CPU/op</th></tr></thead>\n<tbody>\n", pi);
+	for (unsigned i = 0; i < p->ntests; i++) {
+		const struct compare_test *t = &p->tests[i];
+		char c[32];
+
+		svg_printf(w, "<tr data-pair=\"%u\" data-test=\"%u\"><td data-key=\"name\">", pi, i);
+		svg_esc(w, t->before->name, sizeof(t->before->name));
+		if (t->mismatch[0]) {
+			svg_printf(w, " <span class=\"badge errors\" title=\"");
+			svg_esc(w, t->mismatch, sizeof(t->mismatch));
+			svg_printf(w, "\">not comparable</span>");
+		}
+		svg_printf(w, "</td>");
+		table_metric(w, t, CMP_IOPS, true);
+		table_metric(w, t, CMP_LAT_P99, true);
+		if (isfinite(t->m[CMP_CPU_PER_OP].change_pct))
+			snprintf(c, sizeof(c), "%+.1f%%", t->m[CMP_CPU_PER_OP].change_pct);
+		else
+			snprintf(c, sizeof(c), "-");
+		value_cell(w, CMP_CPU_PER_OP, "change_pct", t->m[CMP_CPU_PER_OP].change_pct, c);
+		svg_printf(w, "</tr>\n");
+	}
+	svg_printf(w, "</tbody>\n</table>\n");
+}
+
+static void pair_diffs(struct svg *w, const struct compare_pair *p)
+{
+	if (!p->ndiffs) {
+		svg_printf(w, "<p>Settings, target and host: the same.</p>\n");
+		return;
+	}
+	svg_printf(w, "<table class=\"diffs\">\n<thead><tr><th>what differs</th><th>before</th>"
+		   "<th>after</th></tr></thead>\n<tbody>\n");
+	for (unsigned i = 0; i < p->ndiffs; i++) {
+		const struct compare_diff *d = &p->diffs[i];
+
+		svg_printf(w, "<tr><th>");
+		svg_esc(w, d->key, sizeof(d->key));
+		svg_printf(w, "</th><td>");
+		svg_esc(w, d->before[0] ? d->before : "(none)", sizeof(d->before));
+		svg_printf(w, "</td><td>");
+		svg_esc(w, d->after[0] ? d->after : "(none)", sizeof(d->after));
+		svg_printf(w, "</td></tr>\n");
+	}
+	svg_printf(w, "</tbody>\n</table>\n");
+}
+
+static void only_list(struct svg *w, const char *side, const struct test_result *const *t,
+		      unsigned n)
+{
+	if (!n)
+		return;
+	svg_printf(w, "<p>Only in ");
+	svg_esc(w, side, strlen(side));
+	svg_printf(w, ":");
+	for (unsigned i = 0; i < n; i++) {
+		svg_printf(w, "%s ", i ? "," : "");
+		svg_esc(w, t[i]->name, sizeof(t[i]->name));
+	}
+	svg_printf(w, "</p>\n");
+}
+
+static void page_pair(struct svg *w, const struct compare *c, const struct compare_pair *p,
+		      unsigned pi)
+{
+	char b[64];
+
+	svg_printf(w, "<section id=\"pair-%u\" class=\"pair\">\n<h2>", pi);
+	svg_esc(w, p->label, strlen(p->label));
+	svg_printf(w, " vs ");
+	svg_esc(w, c->base_label, strlen(c->base_label));
+	svg_printf(w, "</h2>\n<p class=\"words\">");
+	svg_esc(w, p->words, sizeof(p->words));
+	svg_printf(w, "</p>\n");
+	pair_diffs(w, p);
+	if (p->ntests) {
+		svg_printf(w, "<figure>\n<div class=\"charts\">\n");
+		ratio_plot(w, c, p, pi, CMP_IOPS);
+		ratio_plot(w, c, p, pi, CMP_LAT_P99);
+		svg_printf(w, "</div>\n<figcaption>The ratio after / before of each test: of the "
+			   "medians of its runs, with its interval");
+		if (p->family)
+			svg_printf(w, " (a percentile bootstrap at %.4g %% each, so that the %u "
+				   "verdicts hold together at 95 %%; a dashed bar: fewer than %d runs "
+				   "on a side, the range of the runs' ratios)",
+				   100 * (1 - 0.05 / p->family), p->family, COMPARE_MIN_RUNS);
+		else
+			svg_printf(w, " where there are runs to take one (a dashed bar: fewer than "
+				   "%d runs on a side, the range of the runs' ratios, not judged)",
+				   COMPARE_MIN_RUNS);
+		svg_printf(w, ". The shaded band is the noise band (&#177;%s %%, --noise); a test "
+			   "is coloured only where its whole interval lies beyond it: green better, "
+			   "red worse.</figcaption>\n</figure>\n", svg_label(SVG_F_SI,
+			   100 * c->noise, b, sizeof(b)));
+	}
+	pair_table(w, p, pi);
+	if (p->nratios) {
+		svg_printf(w, "<p>IOPS over %u test%s: geometric mean ratio %.3f (%+.1f%%); worst: ",
+			   p->nratios, p->nratios == 1 ? "" : "s", p->geomean_iops,
+			   (p->geomean_iops - 1) * 100);
+		svg_esc(w, p->tests[p->worst].before->name, sizeof(p->tests[p->worst].before->name));
+		svg_printf(w, " (%+.1f%%); best: ", p->tests[p->worst].m[CMP_IOPS].change_pct);
+		svg_esc(w, p->tests[p->best].before->name, sizeof(p->tests[p->best].before->name));
+		svg_printf(w, " (%+.1f%%).</p>\n", p->tests[p->best].m[CMP_IOPS].change_pct);
+	}
+	only_list(w, c->base_label, p->only_before, p->nonly_before);
+	only_list(w, p->label, p->only_after, p->nonly_after);
+	if (!p->repeats)
+		svg_printf(w, "<p class=\"none\">Without --repeat on both sides nothing tells a real "
+			   "difference from noise; run each with --repeat %d (or more) to have every "
+			   "change judged.</p>\n", COMPARE_MIN_RUNS);
+	svg_printf(w, "</section>\n");
+}
+
+int report_compare_html(FILE *f, const struct compare *c)
+{
+	struct svg w = { .f = f };
+	char title[512];
+	int ret;
+
+	snprintf(title, sizeof(title), "diskbench compare: %s vs %s%s",
+		 c->npairs ? c->pairs[0].label : "-", c->base_label, c->npairs > 1 ? " ..." : "");
+	html_begin(&w, title);
+	svg_printf(&w, "<header>\n<h1>diskbench compare</h1>\n<p class=\"sub\">baseline (before): ");
+	svg_esc(&w, c->base_label, strlen(c->base_label));
+	svg_printf(&w, " (");
+	svg_esc(&w, c->base_file, strlen(c->base_file));
+	svg_printf(&w, ")");
+	for (unsigned i = 0; i < c->npairs; i++) {
+		svg_printf(&w, "; %s: ", i ? "and" : "compared with it");
+		svg_esc(&w, c->pairs[i].label, strlen(c->pairs[i].label));
+		svg_printf(&w, " (");
+		svg_esc(&w, c->pairs[i].file, strlen(c->pairs[i].file));
+		svg_printf(&w, ")");
+	}
+	svg_printf(&w, "</p>\n</header>\n");
+	for (unsigned i = 0; i < c->npairs; i++)
+		page_pair(&w, c, &c->pairs[i], i);
+	page_sides(&w, c);
+	svg_printf(&w, "<footer>\n<p>A sample is one run (a --repeat pass), never one I/O or one "
+		   "second. This page holds the comparison as JSON (the document "
+		   "<code>compare --json</code> writes, diskbench-compare/1). It loads nothing from "
+		   "anywhere.</p>\n");
+	ret = html_embed_json(&w, "diskbench-compare", render_json, c);
+	svg_printf(&w, "</footer>\n");
+	html_end(&w);
+	if (!ret)
+		ret = svg_finish(&w);
+	return ret;
+}
