@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "load.h"
+#include "report.h"
 
 static void usage(FILE *f)
 {
@@ -31,17 +32,18 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  --noise PCT        the band within which a change is \"~\" (default 3)\n"
 		"  --json FILE        write the comparison as JSON (\"-\" = stdout)\n"
+		"  --html FILE        write it as one self-contained HTML page with ratio plots\n"
 		"  --quiet            no text report\n"
 		"  -h, --help         this help\n"
 		"\n"
-		"Formats: text, json (html: not yet).\n"
+		"Formats: text, json, html. A RESULT may be a page written by --html.\n"
 		"Exit status: 0 ok, 1 a report could not be written, 2 usage error or a\n"
 		"file that cannot be read (nothing is written then).\n");
 }
 
 struct compare_args {
 	double noise;
-	const char *json;
+	const char *json, *html;
 	bool quiet;
 	const char **in;
 	int nin;
@@ -65,10 +67,30 @@ static int parse_noise(const char *v, double *noise)
 	return 0;
 }
 
+/* "--opt FILE" or "--opt=FILE" at argv[*i] into *dest: 1, 0 when the
+ * argument is another option, -1 when FILE is missing (said). */
+static int file_opt(int argc, char **argv, int *i, const char *opt, const char **dest)
+{
+	const char *arg = argv[*i];
+	size_t n = strlen(opt);
+
+	if (strncmp(arg, opt, n) || (arg[n] && arg[n] != '='))
+		return 0;
+	if (arg[n] == '=')
+		*dest = arg + n + 1;
+	else
+		*dest = *i + 1 < argc ? argv[++*i] : "";
+	if (!**dest) {
+		cli_error("compare: %s needs a FILE", opt);
+		return -1;
+	}
+	return 1;
+}
+
 static int parse(int argc, char **argv, struct compare_args *a)
 {
 	bool only_files = false;
-	int i;
+	int i, k;
 
 	a->in = calloc((size_t)argc, sizeof(*a->in));
 	if (!a->in) {
@@ -89,25 +111,15 @@ static int parse(int argc, char **argv, struct compare_args *a)
 			return EXIT_OK;
 		} else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
 			a->quiet = true;
-		} else if (!strcmp(arg, "--json") || !strncmp(arg, "--json=", 7)) {
-			if (arg[6] == '=')
-				a->json = arg + 7;
-			else if (i + 1 < argc)
-				a->json = argv[++i];
-			else
-				a->json = "";
-			if (!*a->json) {
-				cli_error("compare: --json needs a FILE");
+		} else if ((k = file_opt(argc, argv, &i, "--json", &a->json)) ||
+			   (k = file_opt(argc, argv, &i, "--html", &a->html))) {
+			if (k < 0)
 				return EXIT_USAGE;
-			}
 		} else if (!strcmp(arg, "--noise") || !strncmp(arg, "--noise=", 8)) {
 			const char *v = arg[7] == '=' ? arg + 8 : i + 1 < argc ? argv[++i] : "";
 
 			if (parse_noise(v, &a->noise))
 				return EXIT_USAGE;
-		} else if (!strcmp(arg, "--html") || !strncmp(arg, "--html=", 7)) {
-			cli_error("compare: --html: not available yet (text and --json are)");
-			return EXIT_USAGE;
 		} else {
 			cli_error("compare: unknown option '%s'", arg);
 			fprintf(stderr, "Try 'diskbench compare --help'.\n");
@@ -128,12 +140,20 @@ static int render_json(FILE *f, const void *c)
 	return report_compare_json(f, c);
 }
 
+static int render_html(FILE *f, const void *c)
+{
+	return report_compare_html(f, c);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .noise = COMPARE_NOISE };
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
-	struct cli_output out = { .opt = "--json", .render = render_json };
+	struct cli_output out[] = {
+		{ .opt = "--json", .render = render_json },
+		{ .opt = "--html", .render = render_html },
+	};
 	char err[PATH_MAX * 2 + 256];
 	bool on_stdout;
 	int status, loaded = 0, ret;
@@ -141,8 +161,9 @@ int cmd_compare(int argc, char **argv)
 	status = parse(argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	out.path = a.json;
-	status = cli_check_outputs(&out, 1, &on_stdout);
+	out[0].path = a.json;
+	out[1].path = a.html;
+	status = cli_check_outputs(out, 2, &on_stdout);
 	if (status != EXIT_OK)
 		goto out;
 
@@ -168,7 +189,7 @@ int cmd_compare(int argc, char **argv)
 			status = EXIT_RUNTIME;
 		}
 	}
-	if (cli_write_outputs(&out, 1, &c) != EXIT_OK)
+	if (cli_write_outputs(out, 2, &c) != EXIT_OK)
 		status = EXIT_RUNTIME;
 out:
 	compare_free(&c);

@@ -4,8 +4,11 @@
 
 #include "load.h"
 
-/* What report_html writes around the JSON (html.c, html_run.c). */
+/* What report_html writes around the JSON (html.c, html_run.c); a
+ * comparison's page (report_compare_html) holds its own document, which
+ * the loader then names. */
 static const char embed_id[] = "id=\"diskbench-result\"";
+static const char embed_compare_id[] = "id=\"diskbench-compare\"";
 static const char embed_end[] = "</script";
 
 static int line_of(const char *buf, size_t off)
@@ -32,6 +35,8 @@ int result_find_json(const char *buf, size_t len, size_t *off, size_t *n, int *l
 	if (i >= len || buf[i] != '<')
 		return 0;	/* JSON (or not: the parser says what is wrong) */
 	id = memmem(buf, len, embed_id, sizeof(embed_id) - 1);
+	if (!id)
+		id = memmem(buf, len, embed_compare_id, sizeof(embed_compare_id) - 1);
 	if (!id)
 		return -ENOENT;
 	start = memchr(id, '>', len - (size_t)(id - buf));

@@ -115,7 +115,7 @@ grep -q '== c.json (c.json) vs before ==' abc.txt || fail "compare of 3: no c.js
 "$DISKBENCH" compare a.json b.json --json - >stdout.json || fail "--json -: exit $?"
 json stdout.json 'd["schema"]' >/dev/null || fail "--json -: stdout is not the JSON alone"
 [ -z "$("$DISKBENCH" compare --quiet a.json b.json)" ] || fail "compare --quiet printed"
-"$DISKBENCH" compare --help | grep -q 'html: not yet' || fail "compare --help lacks the formats"
+"$DISKBENCH" compare --help | grep -q 'text, json, html' || fail "compare --help lacks the formats"
 
 # A test run differently on the two sides (here: another engine) is still
 # compared, but flagged.
@@ -253,7 +253,7 @@ bad()
 {
 	local pat=$1
 	shift
-	expect_usage "$pat" compare "$@" --json o.json
+	expect_usage "$pat" compare "$@" --json o.json --html o.html
 	ls -A | grep -q '^o\.' && fail "compare $*: wrote $(ls -A | grep '^o\.')"
 	return 0
 }
@@ -264,9 +264,11 @@ bad "adir: is a directory" adir b.json
 bad "truncated.json:[0-9]*:[0-9]*: not a JSON document" a.json truncated.json
 bad "unknown option '--bogus'" a.json b.json --bogus
 bad "dev.json ran on a block device, a.json on a directory: results of different kinds" a.json dev.json
-bad "html: not available yet" a.json b.json --html x.html
+bad "unknown option '--htmlx'" a.json b.json --htmlx x.html
 bad "--noise: 'abc' is not a percentage" a.json b.json --noise abc
 bad "--noise: '100' is not a percentage" a.json b.json --noise 100
 bad "--noise: '' is not a percentage" a.json b.json --noise=
 expect_usage "needs a FILE" compare a.json b.json --json
+expect_usage "--html needs a FILE" compare a.json b.json --html
+expect_usage "--html needs a FILE" compare a.json b.json --html=
 exit 0

@@ -49,6 +49,7 @@ each_output()	# each_output RC PATTERN PATH
 	expect_refused "$rc" "--csv $p: $pat" report --csv "$p" saved.json
 	expect_refused "$rc" "--html $p: $pat" report --html "$p" saved.json
 	expect_refused "$rc" "--json $p: $pat" compare --json "$p" saved.json saved.json
+	expect_refused "$rc" "--html $p: $pat" compare --html "$p" saved.json saved.json
 	expect_refused "$rc" "--json $p: $pat" info --json "$p" .
 }
 
