@@ -11,6 +11,14 @@
       each dot and bar of the charts, the runs' least and most); the charts
       the result calls for are there by id (MB/s, queue depth where tests
       differ only in it, percentiles, a timeline per test that has one).
+  check_html.py compare PAGE [--json FILE] [--side RESULT]... [--max-bytes N]
+      PAGE is the file compare --html wrote (or its DOM): its embedded
+      diskbench-compare/1 document (equal to FILE), nothing that loads, per
+      comparison two ratio plots whose dots carry each test's ratio,
+      interval and verdict as the JSON has them and are coloured only where
+      the verdict is better or worse, a noise band of the JSON's width, a
+      table whose figures are the JSON's; with --side (the results in the
+      order compared) the facts of each side are theirs.
   check_html.py png PNG [--min-colours N]
       PNG (8-bit RGB or RGBA, as chromium --screenshot writes) is not
       blank: decoded with zlib and unfiltered, it has at least N distinct
@@ -110,29 +118,31 @@ RUN_FIGURE = {"iops": "iops", "bytes_per_sec": "bytes_per_sec",
               "lat_ns.percentiles.99": "lat_p99_ns"}
 
 
-def check_page(args):
-    bad = []
-    raw = open(args.page, "rb").read()
-    if args.max_bytes and len(raw) > args.max_bytes:
-        bad.append("%d bytes, more than %d" % (len(raw), args.max_bytes))
+def parse(path, max_bytes, bad):
+    raw = open(path, "rb").read()
+    if max_bytes and len(raw) > max_bytes:
+        bad.append("%d bytes, more than %d" % (len(raw), max_bytes))
     p = Page()
     p.feed(raw.decode("utf-8"))
     p.close()
-    els = p.elements
+    return p.elements
 
-    # the result in it
-    emb = [e for e in els if e["tag"] == "script" and e["attrs"].get("id") == "diskbench-result"]
+
+def embedded(els, ident, path, bad):
+    """The one JSON document embedded as <script id=ident>, equal to path's when given."""
+    emb = [e for e in els if e["tag"] == "script" and e["attrs"].get("id") == ident]
     if len(emb) != 1:
-        print("FAIL: %d embedded results, want 1" % len(emb))
-        return 1
+        print("FAIL: %d embedded documents %s, want 1" % (len(emb), ident))
+        return None
     if emb[0]["attrs"].get("type") != "application/json":
-        bad.append("the embedded result is not type application/json")
+        bad.append("the embedded document is not type application/json")
     d = json.loads("".join(emb[0]["text"]))
-    if args.json and json.load(open(args.json)) != d:
-        bad.append("the embedded result differs from %s" % args.json)
-    tests = d["tests"]
+    if path and json.load(open(path)) != d:
+        bad.append("the embedded document differs from %s" % path)
+    return d
 
-    # nothing that loads
+
+def nothing_loads(els, bad):
     for e in els:
         for k, v in e["attrs"].items():
             if k in LOADERS and v is not None and not v.startswith(("#", "data:")):
@@ -149,6 +159,30 @@ def check_page(args):
            e["attrs"].get("http-equiv", "").lower() == "content-security-policy"]
     if not csp or "default-src 'none'" not in csp[0]["attrs"].get("content", ""):
         bad.append("no Content-Security-Policy of default-src 'none'")
+
+
+def same_value(page, v):
+    """A data-value against the JSON's number (null as "null")."""
+    if v is None or page == "null":
+        return page == "null" and v is None
+    return float(page) == float(v)
+
+
+def cell_matches(e, v):
+    """A cell shows v: by its data-value when it has one, else by its text."""
+    if "data-value" in e["attrs"]:
+        return same_value(e["attrs"]["data-value"], v)
+    return text(e) == shown(v)
+
+
+def check_page(args):
+    bad = []
+    els = parse(args.page, args.max_bytes, bad)
+    d = embedded(els, "diskbench-result", args.json, bad)
+    if d is None:
+        return 1
+    tests = d["tests"]
+    nothing_loads(els, bad)
 
     checked = 0
     # the facts (cells with a data-key outside the table's rows)
@@ -251,6 +285,83 @@ def check_page(args):
     return 0
 
 
+def check_compare(args):
+    bad = []
+    els = parse(args.page, args.max_bytes, bad)
+    c = embedded(els, "diskbench-compare", args.json, bad)
+    if c is None:
+        return 1
+    nothing_loads(els, bad)
+    sides = [json.load(open(f)) for f in args.side]
+    checked = 0
+    svgs = {e["attrs"].get("id"): e for e in els if e["tag"] == "svg" and e["attrs"].get("id")}
+    noise = c["method"]["noise"]
+    for pi, pair in enumerate(c["compared"]):
+        tests = pair["tests"]
+        for metric, key in (("iops", "iops"), ("p99", "lat_p99_ns")):
+            cid = "chart-ratio-%d-%s" % (pi, metric)
+            if not tests:
+                continue
+            if cid not in svgs:
+                bad.append("no <svg id=%s>" % cid)
+                continue
+            inside = [e for e in els if svgs[cid] in e["parents"]]
+            band = [e for e in inside if e["tag"] == "rect" and "band" in e["attrs"].get("class", "")]
+            if len(band) != 1 or not same_value(band[0]["attrs"]["data-lo"], 1 - noise) or \
+                    not same_value(band[0]["attrs"]["data-hi"], 1 + noise):
+                bad.append("%s: no noise band of +-%g" % (cid, noise))
+            dots = {int(e["attrs"]["data-test"]): e for e in inside if "data-metric" in e["attrs"]}
+            for i, t in enumerate(tests):
+                m = t["metrics"][key]
+                r = m["median_ratio"] if m["median_ratio"] and m["median_ratio"] > 0 else m["ratio"]
+                if r is None or not r > 0:
+                    continue
+                e = dots.get(i)
+                if e is None:
+                    bad.append("%s: no dot for %s" % (cid, t["name"]))
+                    continue
+                iv = m["interval"] or {"low": None, "high": None}
+                verdict = m["verdict"] or "none"
+                for attr, want in (("data-value", r), ("data-lo", iv["low"]), ("data-hi", iv["high"])):
+                    if not same_value(e["attrs"][attr], want):
+                        bad.append("%s, %s: %s %s, JSON %r" % (cid, t["name"], attr, e["attrs"][attr], want))
+                if e["attrs"]["data-verdict"] != verdict:
+                    bad.append("%s, %s: verdict %s, JSON %s" % (cid, t["name"], e["attrs"]["data-verdict"], verdict))
+                cls = set(e["attrs"].get("class", "").split())
+                colour = {"better": "better", "worse": "worse"}.get(verdict, "same")
+                if colour not in cls or ({"better", "worse", "same"} - {colour}) & cls:
+                    bad.append("%s, %s: coloured %s for a verdict %s" % (cid, t["name"], sorted(cls), verdict))
+                checked += 4
+        rows = [e for e in els if e["tag"] == "tr" and e["attrs"].get("data-pair") == str(pi)]
+        if len(rows) != len(tests):
+            bad.append("pair %d: %d rows for %d tests" % (pi, len(rows), len(tests)))
+        for row in rows:
+            t = tests[int(row["attrs"]["data-test"])]
+            for e in els:
+                if row in e["parents"] and "data-key" in e["attrs"]:
+                    v = lookup(t, e["attrs"]["data-key"])
+                    if not cell_matches(e, v):
+                        bad.append("pair %d, %s, %s: page %r, JSON %r" % (
+                            pi, t["name"], e["attrs"]["data-key"],
+                            e["attrs"].get("data-value", text(e)), v))
+                    checked += 1
+    for e in els:
+        if "data-side" not in e["attrs"] or not sides:
+            continue
+        k = int(e["attrs"]["data-side"])
+        v = lookup(sides[k], e["attrs"]["data-key"])
+        if not cell_matches(e, v):
+            bad.append("side %d, %s: page %r, JSON %r" % (k, e["attrs"]["data-key"], text(e), v))
+        checked += 1
+    for b in bad:
+        print("FAIL:", b)
+    if bad:
+        return 1
+    print("ok: %s: %d comparisons, %d figures equal to the JSON's, charts %s" % (
+        args.page, len(c["compared"]), checked, " ".join(sorted(svgs))))
+    return 0
+
+
 def png_pixels(path):
     """(width, height, rows): the unfiltered rows of an 8-bit RGB or RGBA PNG."""
     d = open(path, "rb").read()
@@ -322,11 +433,16 @@ def main():
     pg.add_argument("page")
     pg.add_argument("--json")
     pg.add_argument("--max-bytes", type=int, default=0)
+    pc = sub.add_parser("compare")
+    pc.add_argument("page")
+    pc.add_argument("--json")
+    pc.add_argument("--side", action="append", default=[])
+    pc.add_argument("--max-bytes", type=int, default=0)
     pn = sub.add_parser("png")
     pn.add_argument("png")
     pn.add_argument("--min-colours", type=int, default=16)
     args = ap.parse_args()
-    return check_page(args) if args.what == "page" else check_png(args)
+    return {"page": check_page, "compare": check_compare, "png": check_png}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 #!/bin/bash
-# html.sh - --html FILE on run and report: one self-contained page, well-formed
-# (xmllint), that holds the result (report of the page is report of the JSON,
-# byte for byte, and renders the same page again), shows the JSON's numbers,
-# loads nothing, and stays under 300 KB for the quick plan with --repeat 5;
-# results saved by earlier versions render too; a bad path costs one line and
-# no file. Then in headless Chromium: the DOM it builds holds the charts and
-# the same numbers, its screenshot is not blank, it opens in under a second
-# and prints. Only that browser part is skipped (77) without Chromium.
+# html.sh - --html FILE on run, report and compare: one self-contained page,
+# well-formed (xmllint), that holds the result (report of the page is report
+# of the JSON, byte for byte, and renders the same page again), shows the
+# JSON's numbers, loads nothing, and stays under 300 KB for the quick plan
+# with --repeat 5; results saved by earlier versions render too; compare's
+# page plots each ratio with its interval and the noise band, coloured only
+# where the verdict is; a bad path costs one line and no file. Then in
+# headless Chromium: the DOM it builds holds the charts and the same numbers,
+# its screenshots are not blank, it opens in under a second and prints. Only
+# that browser part is skipped (77) without Chromium.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -54,7 +56,40 @@ for f in "$srcdir"/tests/data/results/*.json; do
 done
 [ "$n" -ge 8 ] || fail "only $n saved results"
 
-# 4. Where the page cannot go: one line, exit 2, before anything runs.
+# 4. compare --html: ratio plots of a known change (the runs edited: rand-read
+# 1.6x, rand-write 4k qd32 0.7x, the rest the same), coloured only where the
+# verdict is; a page as input; a comparison's page is not a run's result.
+python3 - run.json <<'PY' || fail "python"
+import json, sys
+d = json.load(open(sys.argv[1]))
+change = {"rand-read 4k qd1": 1.6, "rand-read 4k qd32": 1.6, "rand-write 4k qd32": 0.7}
+for name in ("k1", "k2"):
+    e = json.loads(json.dumps(d))
+    e["label"] = name
+    for t in e["tests"]:
+        f = change.get(t["name"], 1.0) if name == "k2" else 1.0
+        for k, r in enumerate(t["runs"]):
+            j = (1.0, 1.004, 0.996, 1.002, 0.998)[k % 5]
+            r["iops"] = 1000.0 * j * f
+            r["bytes_per_sec"] = r["iops"] * t["bs"]
+            r["lat_p99_ns"] = int(100000 * j / f)
+    json.dump(e, open(name + ".json", "w"))
+PY
+"$DISKBENCH" compare k1.json k2.json --json k.json --html k.html >k.txt || fail "compare --html: exit $?"
+xmllint --noout k.html || fail "k.html is not well-formed"
+$CHECK compare k.html --json k.json --side k1.json --side k2.json || fail "k.html against k.json"
+[ "$(json k.json '" ".join(str(t["metrics"]["iops"]["verdict"]) for t in d["compared"][0]["tests"])')" = \
+	"~ ~ better better ~ worse" ] || fail "the known change got other verdicts: $(cat k.txt)"
+[ "$(grep -c 'class="dot better"' k.html) $(grep -c 'class="dot worse"' k.html)" = "4 2" ] ||
+	fail "k.html colours other dots than the verdicts"
+"$DISKBENCH" compare --quiet run.json run.html --html self.html --json self.json ||
+	fail "compare of the JSON and its page: exit $?"
+$CHECK compare self.html --json self.json --side run.json --side run.json >/dev/null ||
+	fail "self.html against self.json"
+grep -q 'class="dot better"\|class="dot worse"' self.html && fail "a result against itself is coloured"
+expect_usage 'k.html: a "diskbench-compare/1" document, not a run.s result' report k.html
+
+# 5. Where the page cannot go: one line, exit 2, before anything runs.
 expect_usage "--html $T/missing/r.html: cannot write there: .*No such file" \
 	--html "$T/missing/r.html" target
 expect_usage "--html missing/r.html: cannot write there" report --html missing/r.html run.json
@@ -73,7 +108,7 @@ else
 	msg "note: not root or no tmpfs mount: the full file system was not tried"
 fi
 
-# 5. In a real browser.
+# 6. In a real browser.
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || skip "chromium is not installed: the page was checked without a browser only"
 chrome()
@@ -86,6 +121,12 @@ $CHECK page dom.html --json run.json || fail "the DOM Chromium built differs fro
 chrome --screenshot="$T/shot.png" --window-size=1200,2000 "file://$T/run.html" >/dev/null ||
 	fail "chromium --screenshot: exit $?"
 $CHECK png shot.png || fail "the screenshot is blank"
+chrome --dump-dom "file://$T/k.html" >k-dom.html || fail "chromium --dump-dom k.html: exit $?"
+$CHECK compare k-dom.html --json k.json --side k1.json --side k2.json ||
+	fail "the DOM Chromium built of k.html differs from k.json"
+chrome --screenshot="$T/k.png" --window-size=1200,1000 "file://$T/k.html" >/dev/null ||
+	fail "chromium --screenshot k.html: exit $?"
+$CHECK png k.png || fail "the screenshot of k.html is blank"
 chrome --print-to-pdf="$T/print.pdf" "file://$T/run.html" >/dev/null || fail "printing: exit $?"
 head -c 5 print.pdf | grep -q '%PDF-' || fail "printing made no PDF"
 # the page tree's root counts them all
