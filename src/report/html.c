@@ -101,13 +101,9 @@ void html_begin(struct svg *w, const char *title)
 	svg_printf(w, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
 }
 
-void html_end(struct svg *w)
-{
-	svg_printf(w, "<script>\n%s</script>\n</body>\n</html>\n", script);
-}
-
-int html_embed_json(struct svg *w, const char *id, int (*render)(FILE *, const void *),
-		    const void *arg)
+/* The JSON of render(f, arg), escaped into a script element (html_close). */
+static int embed_json(struct svg *w, const char *id, int (*render)(FILE *, const void *),
+		      const void *arg)
 {
 	char *buf = NULL, esc[8];
 	size_t len = 0, i, run = 0;
@@ -142,6 +138,15 @@ int html_embed_json(struct svg *w, const char *id, int (*render)(FILE *, const v
 	svg_printf(w, "</script>\n");
 	free(buf);
 	return 0;
+}
+
+int html_close(struct svg *w, const char *id, int (*render)(FILE *, const void *),
+	       const void *arg)
+{
+	int ret = embed_json(w, id, render, arg);
+
+	svg_printf(w, "</footer>\n<script>\n%s</script>\n</body>\n</html>\n", script);
+	return ret ? ret : svg_finish(w);
 }
 
 void html_facts_open(struct svg *w, const char *caption)

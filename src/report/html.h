@@ -22,20 +22,20 @@ const char *html_series(unsigned i, char *buf, size_t len);	/* "c3" or "c3 d1" *
 /* <!DOCTYPE html> up to <body>: the title (escaped), the style sheet. */
 void html_begin(struct svg *w, const char *title);
 
-/* The sorting script (a table of class "sortable" sorts by a click on a
- * column's head, by data-value where cells have one) and the page's end. */
-void html_end(struct svg *w);
-
 /*
- * The JSON document render(f, arg) writes, embedded in
- * <script type="application/json" id="ID">, starting on the line after the
- * tag. '<', '>' and '&' (which JSON has only inside strings) are written
- * as \u003c, \u003e and \u0026: the same JSON, which can neither close the
- * script element nor break the XML reading of the page. Returns 0 or
- * -errno (the render's error, or out of memory); w's error otherwise.
+ * The page's end, after the caller opened <footer> and said what it holds:
+ * the JSON document render(f, arg) writes, embedded in
+ * <script type="application/json" id="ID"> from the line after the tag,
+ * then </footer>, the sorting script (a table of class "sortable" sorts by
+ * a click on a column's head, by data-value where cells have one) and
+ * </html>. In the JSON '<', '>' and '&' (which JSON has only inside
+ * strings) are written as \u003c, \u003e and \u0026: the same JSON, which
+ * can neither close the script element nor break the XML reading of the
+ * page. Returns 0 or -errno: the render's error, out of memory, or the
+ * first write error of the page (svg_finish).
  */
-int html_embed_json(struct svg *w, const char *id, int (*render)(FILE *, const void *),
-		    const void *arg);
+int html_close(struct svg *w, const char *id, int (*render)(FILE *, const void *),
+	       const void *arg);
 
 /* A table of facts: html_facts_open(w, caption), then rows, then
  * html_facts_close. A row is <tr><th>name</th><td data-key="KEY">value</td>:

@@ -1,6 +1,7 @@
 /* html_compare.c - the HTML report of a comparison: both sides' facts, the table, the ratio plots. */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,84 +23,84 @@ static int render_json(FILE *f, const void *c)
 
 /* ---- the facts of every side --------------------------------------------------- */
 
-/* The facts shown side by side: name, key in every side's JSON. */
-static const struct side_fact {
-	const char *name, *key;
-} side_facts[] = {
-	{ .name = "label", .key = "label" },
-	{ .name = "started", .key = "started_at" },
-	{ .name = "diskbench", .key = "tool.version" },
-	{ .name = "hostname", .key = "host.hostname" },
-	{ .name = "kernel", .key = "host.kernel" },
-	{ .name = "CPU", .key = "host.cpu_model" },
-	{ .name = "CPUs", .key = "host.cpus" },
-	{ .name = "memory", .key = "host.memory_bytes" },
-	{ .name = "target", .key = "target.path" },
-	{ .name = "kind", .key = "target.kind_detail" },
-	{ .name = "device", .key = "target.device" },
-	{ .name = "model", .key = "target.model" },
-	{ .name = "file system", .key = "target.fs_type" },
-	{ .name = "mount options", .key = "target.mount_options" },
-	{ .name = "scheduler", .key = "target.scheduler" },
-	{ .name = "read_ahead_kb", .key = "target.read_ahead_kb" },
-	{ .name = "nr_requests", .key = "target.nr_requests" },
-	{ .name = "rotational", .key = "target.rotational" },
-	{ .name = "stack", .key = "target.stack" },
+/* How a side's fact is stored in struct run_result, and shown. */
+enum side_kind {
+	SIDE_STR,	/* a char array */
+	SIDE_VERSION,	/* tool_version */
+	SIDE_UINT,	/* an unsigned count */
+	SIDE_BYTES,	/* a uint64_t capacity: human text, its bytes in data-value */
+	SIDE_INT,	/* an int, -1 unknown */
+	SIDE_TRI,	/* an int flag: yes, no, -1 unknown */
 };
 
-/* Fact k of r as the page shows it (the JSON's value; unknown for -1),
+/* The facts shown side by side: name, key in every side's JSON, where. */
+static const struct side_fact {
+	const char *name, *key;
+	enum side_kind kind;
+	size_t off, len;
+} side_facts[] = {
+#define AT(field) .off = offsetof(struct run_result, field), \
+		  .len = sizeof(((struct run_result *)0)->field)
+	{ .name = "label", .key = "label", .kind = SIDE_STR, AT(label) },
+	{ .name = "started", .key = "started_at", .kind = SIDE_STR, AT(started_at) },
+	{ .name = "diskbench", .key = "tool.version", .kind = SIDE_VERSION },
+	{ .name = "hostname", .key = "host.hostname", .kind = SIDE_STR, AT(host.hostname) },
+	{ .name = "kernel", .key = "host.kernel", .kind = SIDE_STR, AT(host.kernel) },
+	{ .name = "CPU", .key = "host.cpu_model", .kind = SIDE_STR, AT(host.cpu_model) },
+	{ .name = "CPUs", .key = "host.cpus", .kind = SIDE_UINT, AT(host.cpus) },
+	{ .name = "memory", .key = "host.memory_bytes", .kind = SIDE_BYTES, AT(host.memory_bytes) },
+	{ .name = "target", .key = "target.path", .kind = SIDE_STR, AT(target.path) },
+	{ .name = "kind", .key = "target.kind_detail", .kind = SIDE_STR, AT(target.kind_detail) },
+	{ .name = "device", .key = "target.device", .kind = SIDE_STR, AT(target.device) },
+	{ .name = "model", .key = "target.model", .kind = SIDE_STR, AT(target.model) },
+	{ .name = "file system", .key = "target.fs_type", .kind = SIDE_STR, AT(target.fs_type) },
+	{ .name = "mount options", .key = "target.mount_options", .kind = SIDE_STR,
+	  AT(target.mount_options) },
+	{ .name = "scheduler", .key = "target.scheduler", .kind = SIDE_STR, AT(target.scheduler) },
+	{ .name = "read_ahead_kb", .key = "target.read_ahead_kb", .kind = SIDE_INT,
+	  AT(target.read_ahead_kb) },
+	{ .name = "nr_requests", .key = "target.nr_requests", .kind = SIDE_INT,
+	  AT(target.nr_requests) },
+	{ .name = "rotational", .key = "target.rotational", .kind = SIDE_TRI,
+	  AT(target.rotational) },
+	{ .name = "stack", .key = "target.stack", .kind = SIDE_STR, AT(target.stack) },
+#undef AT
+};
+
+/* Fact f of r as the page shows it (the JSON's value; unknown for -1),
  * and its number for data-value ("" when the text is the value). */
-static void side_value(const struct run_result *r, unsigned k, char *buf, size_t len,
-		       char *num, size_t numlen)
+static void side_value(const struct run_result *r, const struct side_fact *f, char *buf,
+		       size_t len, char *num, size_t numlen)
 {
-	const struct target_info *t = &r->target;
-	const char *key = side_facts[k].key;
-	int v = -2;
+	const char *p = (const char *)r + f->off;
+	int v;
 
 	num[0] = '\0';
-	if (!strcmp(key, "label"))
-		snprintf(buf, len, "%.*s", (int)sizeof(r->label), r->label);
-	else if (!strcmp(key, "started_at"))
-		snprintf(buf, len, "%.*s", (int)sizeof(r->started_at), r->started_at);
-	else if (!strcmp(key, "tool.version"))
+	switch (f->kind) {
+	case SIDE_STR:
+		snprintf(buf, len, "%.*s", (int)f->len, p);
+		break;
+	case SIDE_VERSION:
 		snprintf(buf, len, "%s", r->tool_version ? r->tool_version : "");
-	else if (!strcmp(key, "host.hostname"))
-		snprintf(buf, len, "%.*s", (int)sizeof(r->host.hostname), r->host.hostname);
-	else if (!strcmp(key, "host.kernel"))
-		snprintf(buf, len, "%.*s", (int)sizeof(r->host.kernel), r->host.kernel);
-	else if (!strcmp(key, "host.cpu_model"))
-		snprintf(buf, len, "%.*s", (int)sizeof(r->host.cpu_model), r->host.cpu_model);
-	else if (!strcmp(key, "host.cpus"))
-		snprintf(buf, len, "%u", r->host.cpus);
-	else if (!strcmp(key, "host.memory_bytes")) {
-		report_fmt_capacity(r->host.memory_bytes, buf, len);
-		snprintf(num, numlen, "%" PRIu64, r->host.memory_bytes);
-	} else if (!strcmp(key, "target.path"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->path), t->path);
-	else if (!strcmp(key, "target.kind_detail"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->kind_detail), t->kind_detail);
-	else if (!strcmp(key, "target.device"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->device), t->device);
-	else if (!strcmp(key, "target.model"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->model), t->model);
-	else if (!strcmp(key, "target.fs_type"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->fs_type), t->fs_type);
-	else if (!strcmp(key, "target.mount_options"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->mount_options), t->mount_options);
-	else if (!strcmp(key, "target.scheduler"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->scheduler), t->scheduler);
-	else if (!strcmp(key, "target.stack"))
-		snprintf(buf, len, "%.*s", (int)sizeof(t->stack), t->stack);
-	else if (!strcmp(key, "target.rotational"))
-		snprintf(buf, len, "%s", t->rotational < 0 ? "unknown" : t->rotational ? "yes" : "no");
-	else
-		v = !strcmp(key, "target.read_ahead_kb") ? t->read_ahead_kb : t->nr_requests;
-	if (v == -2)
-		return;
-	if (v < 0)
-		snprintf(buf, len, "unknown");
-	else
-		snprintf(buf, len, "%d", v);
+		break;
+	case SIDE_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)(const void *)p);
+		break;
+	case SIDE_BYTES:
+		report_fmt_capacity(*(const uint64_t *)(const void *)p, buf, len);
+		snprintf(num, numlen, "%" PRIu64, *(const uint64_t *)(const void *)p);
+		break;
+	case SIDE_INT:
+	case SIDE_TRI:
+		v = *(const int *)(const void *)p;
+		if (v < 0)
+			snprintf(buf, len, "unknown");
+		else if (f->kind == SIDE_TRI)
+			snprintf(buf, len, "%s", v ? "yes" : "no");
+		else
+			snprintf(buf, len, "%d", v);
+		break;
+	}
 }
 
 /* Does any pair list key among what differs? */
@@ -131,8 +132,8 @@ static void page_sides(struct svg *w, const struct compare *c)
 
 		/* a fact no side has (no device under tmpfs): no row */
 		for (unsigned i = 0; i <= c->npairs; i++) {
-			side_value(i ? c->pairs[i - 1].after : c->base, k, b, sizeof(b), num,
-				   sizeof(num));
+			side_value(i ? c->pairs[i - 1].after : c->base, &side_facts[k], b,
+				   sizeof(b), num, sizeof(num));
 			any |= b[0] != '\0';
 		}
 		if (!any)
@@ -144,7 +145,7 @@ static void page_sides(struct svg *w, const struct compare *c)
 		for (unsigned i = 0; i <= c->npairs; i++) {
 			const struct run_result *r = i ? c->pairs[i - 1].after : c->base;
 
-			side_value(r, k, b, sizeof(b), num, sizeof(num));
+			side_value(r, &side_facts[k], b, sizeof(b), num, sizeof(num));
 			svg_printf(w, "<td data-side=\"%u\" data-key=\"%s\"", i, side_facts[k].key);
 			if (num[0])
 				svg_printf(w, " data-value=\"%s\"", num);
@@ -481,7 +482,6 @@ int report_compare_html(FILE *f, const struct compare *c)
 {
 	struct svg w = { .f = f };
 	char title[512];
-	int ret;
 
 	snprintf(title, sizeof(title), "diskbench compare: %s vs %s%s",
 		 c->npairs ? c->pairs[0].label : "-", c->base_label, c->npairs > 1 ? " ..." : "");
@@ -506,10 +506,5 @@ int report_compare_html(FILE *f, const struct compare *c)
 		   "second. This page holds the comparison as JSON (the document "
 		   "<code>compare --json</code> writes, diskbench-compare/1). It loads nothing from "
 		   "anywhere.</p>\n");
-	ret = html_embed_json(&w, "diskbench-compare", render_json, c);
-	svg_printf(&w, "</footer>\n");
-	html_end(&w);
-	if (!ret)
-		ret = svg_finish(&w);
-	return ret;
+	return html_close(&w, "diskbench-compare", render_json, c);
 }

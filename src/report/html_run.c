@@ -345,7 +345,6 @@ int report_html(FILE *f, const struct run_result *r)
 {
 	struct svg w = { .f = f };
 	char title[384];
-	int ret;
 
 	snprintf(title, sizeof(title), "diskbench: %.*s%s%.*s", FLD(r->label),
 		 r->label[0] ? " - " : "", FLD(r->target.path));
@@ -361,10 +360,5 @@ int report_html(FILE *f, const struct run_result *r)
 		   "<code>--json</code> writes): <code>diskbench report THIS.html</code> renders it "
 		   "again as text, JSON, CSV or HTML, and <code>diskbench compare</code> reads it "
 		   "too. It loads nothing from anywhere.</p>\n");
-	ret = html_embed_json(&w, "diskbench-result", render_json, r);
-	svg_printf(&w, "</footer>\n");
-	html_end(&w);
-	if (!ret)
-		ret = svg_finish(&w);
-	return ret;
+	return html_close(&w, "diskbench-result", render_json, r);
 }

@@ -175,14 +175,20 @@ def cell_matches(e, v):
     return text(e) == shown(v)
 
 
-def check_page(args):
+def open_page(args, ident):
+    """(problems so far, elements, embedded document or None) of args.page."""
     bad = []
     els = parse(args.page, args.max_bytes, bad)
-    d = embedded(els, "diskbench-result", args.json, bad)
+    d = embedded(els, ident, args.json, bad)
+    nothing_loads(els, bad)
+    return bad, els, d
+
+
+def check_page(args):
+    bad, els, d = open_page(args, "diskbench-result")
     if d is None:
         return 1
     tests = d["tests"]
-    nothing_loads(els, bad)
 
     checked = 0
     # the facts (cells with a data-key outside the table's rows)
@@ -286,12 +292,9 @@ def check_page(args):
 
 
 def check_compare(args):
-    bad = []
-    els = parse(args.page, args.max_bytes, bad)
-    c = embedded(els, "diskbench-compare", args.json, bad)
+    bad, els, c = open_page(args, "diskbench-compare")
     if c is None:
         return 1
-    nothing_loads(els, bad)
     sides = [json.load(open(f)) for f in args.side]
     checked = 0
     svgs = {e["attrs"].get("id"): e for e in els if e["tag"] == "svg" and e["attrs"].get("id")}
