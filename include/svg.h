@@ -16,6 +16,7 @@ struct svg {
 	int err;
 };
 
+/* Markup as it is (the caller escapes what it did not write itself). */
 void svg_printf(struct svg *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* At most n bytes of s (up to a NUL) as text or an attribute value: & < >
@@ -107,7 +108,7 @@ double svg_pctl_pos(double p);
 /* ---- drawing --------------------------------------------------------------- */
 
 /* <svg> with a stable id and class, a viewBox of width x height, and a
- * <title> (escaped) for readers and screen readers. */
+ * <title> (escaped) for readers and screen readers; svg_close ends it. */
 void svg_open(struct svg *w, const char *id, const char *cls, int width, int height,
 	      const char *title);
 void svg_close(struct svg *w);
