@@ -37,10 +37,22 @@ static inline unsigned hist_index(uint64_t v)
 	return (shift + 1) * HIST_SUB + (unsigned)((v >> shift) & (HIST_SUB - 1));
 }
 
-/* Record one value (hot path: no branches beyond min/max, no calls). */
+/*
+ * Record one value (hot path: no branches beyond min/max, no calls).
+ *
+ * The bucket count is stored with a relaxed atomic store: a plain move on
+ * x86-64 and arm64, no fence, no locked instruction, so the hot loop pays
+ * nothing, yet a sampler on another thread may read the counts while the
+ * one writer goes on adding (hist_merge_live) without a data race: each
+ * count it loads is whole, and none ever goes down. The writer's own plain
+ * load is no race (it is the only thread that stores). The other fields
+ * are the writer's alone until it is done (after a join, say).
+ */
 static inline void hist_add(struct hist *h, uint64_t v)
 {
-	h->count[hist_index(v)]++;
+	uint64_t *c = &h->count[hist_index(v)];
+
+	__atomic_store_n(c, *c + 1, __ATOMIC_RELAXED);
 	h->n++;
 	h->sum += v;
 	h->sumsq += (unsigned __int128)v * v;
@@ -55,6 +67,29 @@ void hist_init(struct hist *h);
 
 /* dst += src. Exact. */
 void hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * dst's counts += src's, read with relaxed atomic loads while src's one
+ * writer may still be adding to it (hist_add): a snapshot of what src
+ * held about now, each count whole, none ahead of the writer. Only the
+ * counts and n (their sum) of dst change: src's min, max and moments are
+ * not read (they are not safe to read until the writer is done).
+ */
+void hist_merge_live(struct hist *dst, const struct hist *src);
+
+/*
+ * d = the samples of now that are not in before, where before is an
+ * earlier snapshot of the same histogram (hist_merge_live, or a copy): the
+ * counts now - before (a count below before's is taken as no change), n
+ * their sum, sum and sumsq 0 (unknown). A snapshot cannot tell which of
+ * the samples in a bucket are new, so d's min and max are the midpoints of
+ * its lowest and highest non-empty buckets (within HIST_MAX_REL_ERROR of
+ * the true extremes, like every percentile), clamped to now's min and max
+ * when now has them (min <= max; a live snapshot has not).
+ * hist_percentile(d, p) then gives the percentiles of the new samples
+ * alone, at the histogram's resolution. d may be before.
+ */
+void hist_interval(struct hist *d, const struct hist *now, const struct hist *before);
 
 /* Lowest value that maps to bucket idx, and the bucket's width (>= 1). */
 uint64_t hist_bucket_low(unsigned idx);

@@ -28,6 +28,57 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		dst->max = src->max;
 }
 
+void hist_merge_live(struct hist *dst, const struct hist *src)
+{
+	uint64_t c;
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		c = __atomic_load_n(&src->count[i], __ATOMIC_RELAXED);
+		dst->count[i] += c;
+		dst->n += c;
+	}
+}
+
+/* A bucket's midpoint, as hist_percentile reports it. */
+static uint64_t bucket_mid(unsigned idx)
+{
+	/* (width - 1) / 2, not width / 2: keeps the top bucket from overflowing */
+	return hist_bucket_low(idx) + (hist_bucket_width(idx) - 1) / 2;
+}
+
+void hist_interval(struct hist *d, const struct hist *now, const struct hist *before)
+{
+	unsigned i, lo = HIST_NBUCKETS, hi = 0;
+	uint64_t n = 0, c;
+
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		c = now->count[i] > before->count[i] ? now->count[i] - before->count[i] : 0;
+		d->count[i] = c;
+		if (c) {
+			n += c;
+			if (lo == HIST_NBUCKETS)
+				lo = i;
+			hi = i;
+		}
+	}
+	d->n = n;
+	d->sum = 0;
+	d->sumsq = 0;
+	if (!n) {
+		d->min = UINT64_MAX;
+		d->max = 0;
+		return;
+	}
+	d->min = bucket_mid(lo);
+	d->max = bucket_mid(hi);
+	/* now's extremes bound every sample in it: when it has them (a live
+	 * snapshot has not) they only move the estimates closer to the truth. */
+	if (now->min <= now->max) {
+		d->min = d->min < now->min ? now->min : d->min > now->max ? now->max : d->min;
+		d->max = d->max < now->min ? now->min : d->max > now->max ? now->max : d->max;
+	}
+}
+
 /*
  * Inverse of hist_index(): below 2 * HIST_SUB a bucket is one value. Above,
  * group g = idx / HIST_SUB (>= 2) holds [2^(g+5), 2^(g+6)) cut into HIST_SUB
@@ -104,8 +155,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	}
 	if (i == HIST_NBUCKETS)	/* counts disagree with n: trust the extremes */
 		return h->max;
-	/* (width - 1) / 2, not width / 2: keeps the top bucket from overflowing */
-	v = hist_bucket_low(i) + (hist_bucket_width(i) - 1) / 2;
+	v = bucket_mid(i);
 	if (v < h->min)
 		v = h->min;
 	if (v > h->max)

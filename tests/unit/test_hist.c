@@ -371,6 +371,101 @@ static void test_merge(void **state)
 	free(v);
 }
 
+/* A live snapshot (hist_merge_live) holds every count of the histogram;
+ * only counts and n, so min, max and the moments of dst are untouched. */
+static void test_merge_live(void **state)
+{
+	size_t n, i;
+	uint64_t *v = make_samples(D_LOG_UNIFORM, &n);
+	struct hist *a = hist_of(v, n / 3), *b = hist_of(v + n / 3, n - n / 3);
+	struct hist *snap = hist_new();
+
+	(void)state;
+	hist_merge_live(snap, a);
+	hist_merge_live(snap, b);
+	assert_int_equal(snap->n, n);
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		assert_int_equal(snap->count[i], a->count[i] + b->count[i]);
+	assert_int_equal(snap->min, UINT64_MAX);
+	assert_int_equal(snap->max, 0);
+	assert_int_equal(snap->sum, 0);
+	free(snap);
+	free(a);
+	free(b);
+	free(v);
+}
+
+/*
+ * What is new between two snapshots of one histogram (hist_interval): its
+ * percentiles are those of the new samples alone, within the histogram's
+ * resolution, and inside their exact range when the later snapshot's min
+ * and max are known.
+ */
+static void check_interval(enum dist d, bool exact_bounds)
+{
+	size_t n, cut, i, k;
+	uint64_t *v = make_samples(d, &n);
+	struct hist *h = hist_new(), *before = hist_new(), *now = hist_new(), *iv = hist_new();
+	static const double ps[] = { 1, 50, 90, 99, 99.9 };
+
+	cut = n / 3;
+	for (i = 0; i < cut; i++)
+		hist_add(h, v[i]);
+	hist_merge_live(before, h);
+	for (; i < n; i++)
+		hist_add(h, v[i]);
+	if (exact_bounds)
+		memcpy(now, h, sizeof(*now));
+	else
+		hist_merge_live(now, h);
+	hist_interval(iv, now, before);
+	assert_int_equal(iv->n, n - cut);
+	assert_int_equal(iv->sum, 0);
+
+	qsort(v + cut, n - cut, sizeof(*v), cmp_u64);
+	for (k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
+		uint64_t exact = v[cut + exact_rank(ps[k], n - cut) - 1];
+		uint64_t got = hist_percentile(iv, ps[k]);
+		double err = fabs((double)got - (double)exact);
+
+		if (err > (double)exact * HIST_MAX_REL_ERROR + 0.5)
+			fail_msg("%s interval p%g: got %llu, exact %llu", dist_names[d], ps[k],
+				 (unsigned long long)got, (unsigned long long)exact);
+		if (exact_bounds)
+			assert_true(got >= h->min && got <= h->max);
+	}
+	/* the extremes, at the same resolution */
+	assert_true(fabs((double)iv->max - (double)v[n - 1]) <=
+		    (double)v[n - 1] * HIST_MAX_REL_ERROR + 0.5);
+	assert_true(fabs((double)iv->min - (double)v[cut]) <=
+		    (double)v[cut] * HIST_MAX_REL_ERROR + 0.5);
+
+	/* in place (d == before), and nothing new: empty */
+	hist_interval(before, now, before);
+	assert_int_equal(before->n, n - cut);
+	hist_interval(iv, now, now);
+	assert_int_equal(iv->n, 0);
+	assert_int_equal(hist_percentile(iv, 50), 0);
+	/* a count that went back (never, from one writer) is no change */
+	hist_interval(iv, before, now);
+	assert_int_equal(iv->n, 0);
+	free(iv);
+	free(now);
+	free(before);
+	free(h);
+	free(v);
+}
+
+static void test_interval(void **state)
+{
+	(void)state;
+	check_interval(D_LOG_UNIFORM, false);
+	check_interval(D_LOG_UNIFORM, true);
+	check_interval(D_BIMODAL, true);
+	check_interval(D_UNIFORM_SMALL, false);
+	check_interval(D_LARGE_TIGHT, true);
+}
+
 /* ---- (e) empty ------------------------------------------------------------- */
 
 static void test_empty(void **state)
@@ -492,6 +587,8 @@ int main(void)
 		cmocka_unit_test(test_percentile_rank_exact),
 		cmocka_unit_test(test_moments),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_live),
+		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_result_finish),
 		cmocka_unit_test(test_result_run),
