@@ -145,9 +145,3 @@ void result_free(struct run_result *r)
 	r->strings = NULL;
 	r->nstrings = 0;
 }
-
-void timeline_free(struct timeline *tl)
-{
-	free(tl->p);
-	*tl = (struct timeline){ 0 };
-}
