@@ -170,6 +170,11 @@ int result_add_warning(struct run_result *r, const char *fmt, ...)
  * fields. NULL when out of memory. */
 const char *result_strdup(struct run_result *r, const char *s);
 
+/* Free what one test owns (its histogram, its runs and their timelines,
+ * its own timeline) and leave those fields empty; for a test_result that
+ * is not in a run_result (runner_run's, when it is not kept). */
+void result_test_free(struct test_result *t);
+
 /* Free what the result owns (tests, histograms, warnings, strings). */
 void result_free(struct run_result *r);
 

@@ -480,22 +480,21 @@ static int run_one(struct run_ctx *c, unsigned i)
 	 * kept, also those of a pass that did not finish.
 	 */
 	if (c->pass && interrupted) {
-		free(tr.lat);
+		result_test_free(&tr);
 		return -EINTR;
 	}
 	if (!c->pass) {
 		memset(&acc, 0, sizeof(acc));
 		ret = repeat_add(&acc, &tr);
 		if (!ret && result_add_test(&c->r, &acc)) {
-			free(acc.lat);
-			free(acc.runs);
+			result_test_free(&acc);
 			ret = -ENOMEM;
 		}
 	} else {
 		ret = repeat_add(&c->r.tests[i], &tr);
 	}
 	if (ret) {
-		free(tr.lat);
+		result_test_free(&tr);
 		cli_error("out of memory");
 		return ret;
 	}

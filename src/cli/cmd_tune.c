@@ -477,7 +477,7 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 			return EXIT_RUNTIME;
 		}
 		if (stop_signal) {	/* cut short: not a whole trial */
-			free(tr.lat);
+			result_test_free(&tr);
 			return -EINTR;
 		}
 		trial = (struct tune_trial){ .config = k, .block = block, .test = t,
@@ -485,7 +485,7 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 					     .lat_p99_ns = tr.lat_sum.pct[8],
 					     .runtime_ns = tr.runtime_ns, .ops = tr.ops,
 					     .errors = tr.errors };
-		free(tr.lat);
+		result_test_free(&tr);
 		if (tr.errors)
 			tune_warn(&c->r, "%s (%s=%s): %" PRIu64 " I/O errors", s->tests[t],
 				  tune_knob_option(s->knob), s->configs[k], tr.errors);

@@ -117,17 +117,25 @@ const char *result_strdup(struct run_result *r, const char *s)
 	return copy;
 }
 
+void result_test_free(struct test_result *t)
+{
+	free(t->lat);
+	t->lat = NULL;
+	/* a test made by hand may claim runs it does not have */
+	for (unsigned k = 0; t->runs && k < t->nruns; k++)
+		timeline_free(&t->runs[k].timeline);
+	free(t->runs);
+	t->runs = NULL;
+	t->nruns = 0;
+	timeline_free(&t->timeline);
+}
+
 void result_free(struct run_result *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->ntests; i++) {
-		free(r->tests[i].lat);
-		for (unsigned k = 0; r->tests[i].runs && k < r->tests[i].nruns; k++)
-			timeline_free(&r->tests[i].runs[k].timeline);
-		free(r->tests[i].runs);
-		timeline_free(&r->tests[i].timeline);
-	}
+	for (i = 0; i < r->ntests; i++)
+		result_test_free(&r->tests[i]);
 	free(r->tests);
 	r->tests = NULL;
 	r->ntests = 0;

@@ -172,7 +172,7 @@ static void test_busy(void **state)
 	assert_int_equal(r.bytes, r.ops * 4096);
 	assert_true(fk.max_inflight <= QD);
 	assert_int_equal(fk.inflight_at_cleanup, 0);
-	free(r.lat);
+	result_test_free(&r);
 }
 
 /* With the queue kept full, the engine takes none of a batch, then fails:
@@ -194,7 +194,7 @@ static void test_partial_submit(void **state)
 	assert_int_equal(fk.inflight, 0);
 	assert_int_equal(fk.inflight_at_cleanup, 0);
 	assert_int_equal(fk.cleanups, 1);
-	free(r.lat);
+	result_test_free(&r);
 }
 
 /* A short transfer is an EIO at that request's offset; the job stops, and
@@ -212,7 +212,7 @@ static void test_short_transfer(void **state)
 	assert_int_equal(r.first_error_offset, fk.short_offset);
 	assert_int_equal(r.ops, fk.completions - 1);	/* all but the short one */
 	assert_int_equal(fk.inflight_at_cleanup, 0);
-	free(r.lat);
+	result_test_free(&r);
 }
 
 static void test_reap_error(void **state)
@@ -226,7 +226,7 @@ static void test_reap_error(void **state)
 	assert_int_equal(r.errors, 1);
 	assert_int_equal(r.first_errno, EIO);
 	assert_int_equal(fk.cleanups, 1);
-	free(r.lat);
+	result_test_free(&r);
 }
 
 /* The third of four worker threads cannot be created: the two that were

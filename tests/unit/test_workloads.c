@@ -209,7 +209,7 @@ static void test_meta(void **state)
 			assert_true(r.bytes > 0 && r.bytes <= 200 * 600);
 		else
 			assert_int_equal(r.bytes, 0);
-		free(r.lat);
+		result_test_free(&r);
 		assert_int_equal(count_entries(tmp), 0);	/* the tree is gone */
 	}
 	/* stat cycles endlessly: more ops than files in 100 ms */
@@ -217,7 +217,7 @@ static void test_meta(void **state)
 	assert_true(r.ops > 50);
 	assert_int_equal(r.errors, 0);
 	assert_true(r.runtime_ns >= 100000000ull);
-	free(r.lat);
+	result_test_free(&r);
 	assert_int_equal(count_entries(tmp), 0);
 }
 
@@ -241,20 +241,20 @@ static void test_char_and_rewrite(void **state)
 	assert_int_equal(r.bytes, r.ops * 1024);	/* one op = 1 KiB of putc */
 	assert_int_equal(r.bs, 1);
 	assert_string_equal(r.engine, "stdio");
-	free(r.lat);
+	result_test_free(&r);
 	assert_int_equal(count_entries(tmp), 1);	/* its file is gone */
 
 	run_ops("char-read", data, 0, 50000000ull, &r);
 	assert_true(r.ops > 1024);	/* wrapped past the 1 MiB end */
 	assert_int_equal(r.errors, 0);
-	free(r.lat);
+	result_test_free(&r);
 
 	run_ops("rewrite", data, 0, 50000000ull, &r);
 	assert_true(r.ops > 0);
 	assert_int_equal(r.errors, 0);
 	assert_int_equal(r.bytes, r.ops * 4096);
 	assert_string_equal(r.engine, "sync");
-	free(r.lat);
+	result_test_free(&r);
 	fd = open(data, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(lseek(fd, 0, SEEK_END), 1u << 20);	/* in place */
