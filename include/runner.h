@@ -39,6 +39,8 @@ struct test_spec {
 	bool direct;		/* open with O_DIRECT */
 	uint64_t runtime_ns;	/* measured phase */
 	uint64_t ramp_ns;	/* unmeasured warm-up before it */
+	uint64_t interval_ns;	/* the timeline's (--interval); 0: the default
+				 * rule (timeline_interval) */
 	uint64_t size;		/* working set: offsets fall in [0, size) */
 	uint64_t seed;
 	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
@@ -108,6 +110,18 @@ struct run_target {
  * otherwise), and no window opens before it is taken (on a loaded machine
  * they open late instead), so what the windows count never predates it.
  *
+ * The timeline (out->timeline, timeline.h): the runner's own thread takes
+ * a point at every multiple of timeline_interval(spec->interval_ns,
+ * spec->runtime_ns) after the ramp, before the runtime is over (and on the
+ * same grid from one interval past it, should a window stay open that
+ * long), and the last one where the last window closes; t_ns counts from
+ * the first window's opening. A point is the difference of two snapshots
+ * of the jobs' ops, bytes and histogram counts, read with relaxed atomic
+ * loads while the jobs go on (their single-writer stores are relaxed
+ * atomics too: plain moves, nothing added to the hot loop), so the points'
+ * ops and bytes add up exactly to out's, and their latencies are those of
+ * the I/Os completed in each interval, over all jobs.
+ *
  * Jobs start together through a gate that can be called off: when a thread
  * cannot be created or a job's setup fails, the others give up and tear
  * down (-EAGAIN or the job's error, with its message). Setup interrupted by
@@ -118,7 +132,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 
 /*
  * What spec will hold at its peak, all jobs together: memory (the runner's
- * request slots, aligned buffers and histograms, and the workload's own,
+ * request slots, aligned buffers, histograms and timeline, and the workload's own,
  * wl_ops.footprint), and the bytes and inodes the workload's own files take;
  * fds is per job (each job has its own file table). An estimate for the
  * resource check before a run (budget.h), never below what is allocated.

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "dropbehind.h"
 #include "runner.h"
+#include "timeline.h"
 
 /* Buffers are aligned for O_DIRECT on any device we are likely to meet. */
 #define BUF_ALIGN 4096
@@ -23,7 +24,10 @@
 /*
  * One worker: a thread with its own fd, engine context, request slots,
  * buffers, offsets and histogram. Nothing in it is shared, so the hot loop
- * takes no lock; the main thread reads the totals after join.
+ * takes no lock; the main thread reads the totals after join. While it
+ * runs, the main thread only loads what the worker stores with relaxed
+ * atomics (ops, bytes of a WL_OPS job, the histogram's counts: hist_add),
+ * for progress and the timeline: single-writer values, each read whole.
  */
 struct worker {
 	pthread_t tid;
@@ -59,6 +63,7 @@ struct worker {
 	int first_errno;
 	uint64_t first_error_offset;
 	uint64_t t_start, t_end;	/* measured window */
+	bool opened;			/* the window opened (t_start is its start) */
 	uint64_t cpu_user_ns, cpu_sys_ns;
 
 	int err;			/* setup failure: -errno */
@@ -364,6 +369,7 @@ static void worker_teardown(struct worker *w)
 static void window_open(struct worker *w, uint64_t now)
 {
 	w->t_start = now;
+	w->opened = true;
 	thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 }
 
@@ -680,35 +686,90 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* Sleep until t, calling spec->progress every 500 ms on the way, and
- * waking early when spec->stop is raised or every worker is done. */
+/* The jobs' ops and bytes measured so far, read while they run. */
+static void live_totals(const struct test_spec *spec, const struct worker *ws, unsigned n,
+			uint64_t *ops, uint64_t *bytes)
+{
+	const bool ops_kind = spec->wl->kind == WL_OPS;
+
+	*ops = *bytes = 0;
+	for (unsigned i = 0; i < n; i++) {
+		*ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
+		if (ops_kind)
+			*bytes += __atomic_load_n(&ws[i].bytes, __ATOMIC_RELAXED);
+	}
+	if (!ops_kind)
+		*bytes = *ops * spec->bs;
+}
+
+/*
+ * The timeline's sampler, on the runner's own thread: points on a grid of
+ * the interval from origin (where the windows may open), those before the
+ * runtime is over, and from one interval past it on (a window held open by
+ * a flush); not the one at or just after the runtime, where the windows
+ * close a moment later: the last point (timeline_rec_finish) takes that.
+ */
+struct sampler {
+	struct timeline_rec rec;
+	struct hist *cur;	/* scratch: the jobs' merged counts */
+	uint64_t origin;	/* monotonic ns: t0 + ramp */
+	uint64_t runtime;
+};
+
+/* When (monotonic ns) the next point is due. */
+static uint64_t sampler_due(const struct sampler *sm)
+{
+	uint64_t b = sm->rec.next_ns, iv = sm->rec.tl.interval_ns;
+
+	if (b >= sm->runtime && b < sm->runtime + iv)
+		b += iv;
+	return sm->origin + b;
+}
+
+/* Take the point that is due, if it is (now: monotonic ns). */
+static void sampler_poll(struct sampler *sm, const struct test_spec *spec,
+			 const struct worker *ws, unsigned n, uint64_t now)
+{
+	uint64_t ops, bytes;
+
+	if (!sm || now < sampler_due(sm))
+		return;
+	hist_init(sm->cur);
+	for (unsigned i = 0; i < n; i++)
+		hist_merge_live(sm->cur, ws[i].lat);
+	live_totals(spec, ws, n, &ops, &bytes);
+	timeline_rec_add(&sm->rec, now - sm->origin, ops, bytes, sm->cur);
+}
+
+/* Sleep until t, calling spec->progress every 500 ms on the way and taking
+ * the timeline's points (sm, unless NULL) when due, and waking early when
+ * spec->stop is raised or every worker is done. */
 static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   const unsigned *finished, uint64_t t0, uint64_t t)
+			   const unsigned *finished, uint64_t t0, uint64_t t, struct sampler *sm)
 {
 	const uint64_t step = 100000000u;
-	const bool ops_kind = spec->wl->kind == WL_OPS;
-	uint64_t now = clock_ns(), ops, bytes, next_report = now + 5 * step;
+	uint64_t now = clock_ns(), ops, bytes, next_report = now + 5 * step, wake;
 
 	while (now < t) {
 		if (spec->stop && *spec->stop)
 			return;
 		if (__atomic_load_n(finished, __ATOMIC_ACQUIRE) == n)
 			return;
-		sleep_until(now + step < t ? now + step : t);
+		wake = now + step < t ? now + step : t;
+		if (sm && sampler_due(sm) < wake)
+			wake = sampler_due(sm);
+		sleep_until(wake);
 		now = clock_ns();
+		if (now < t)
+			sampler_poll(sm, spec, ws, n, now);
 		if (!spec->progress || now < next_report || now >= t)
 			continue;
 		next_report = now + 5 * step;
-		ops = bytes = 0;
-		for (unsigned i = 0; i < n; i++) {
-			ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
-			if (ops_kind)
-				bytes += __atomic_load_n(&ws[i].bytes, __ATOMIC_RELAXED);
-		}
+		live_totals(spec, ws, n, &ops, &bytes);
 		spec->progress(spec->progress_arg, &(struct runner_progress){
 			.phase = RUNNER_RUN, .elapsed_ns = now - t0,
 			.total_ns = spec_ramp(spec) + spec->runtime_ns, .ops = ops,
-			.bytes = ops_kind ? bytes : ops * spec->bs });
+			.bytes = bytes });
 	}
 }
 
@@ -746,9 +807,9 @@ static void wait_teardown(const struct test_spec *spec, const struct worker *ws,
 /* A window closes at the first completion after the runtime, later still
  * for a drop-behind writer, which flushes inside it: the device counters'
  * end sample waits for every window to close (or the workers to end, or a
- * stop), so it covers what the windows counted. */
+ * stop), so it covers what the windows counted. The timeline goes on. */
 static void wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			 const unsigned *finished)
+			 const unsigned *finished, struct sampler *sm)
 {
 	for (;;) {
 		unsigned open = 0;
@@ -760,7 +821,27 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 		    __atomic_load_n(finished, __ATOMIC_ACQUIRE) == n)
 			return;
 		sleep_until(clock_ns() + 1000000u);
+		sampler_poll(sm, spec, ws, n, clock_ns());
 	}
+}
+
+/* The last point, where the last window closed, from the final figures;
+ * the timeline moves to out, counted from the first window's opening. */
+static void sampler_finish(struct sampler *sm, const struct worker *ws, unsigned n,
+			   struct test_result *out)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (ws[i].opened && ws[i].t_start < start)
+			start = ws[i].t_start;
+		if (ws[i].t_end > end)
+			end = ws[i].t_end;
+	}
+	if (start == UINT64_MAX || start < sm->origin)
+		start = sm->origin;
+	timeline_rec_finish(&sm->rec, end > sm->origin ? end - sm->origin : 0,
+			    start - sm->origin, out->ops, out->bytes, out->lat, &out->timeline);
 }
 
 /* Per request besides its buffer: the slot, its place in three lists, and
@@ -769,6 +850,9 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 /* Per job besides its requests: its state, histogram, the engine's setup
  * (rings), and the pages of its thread's stack it touches. */
 #define JOB_OVERHEAD (sizeof(struct worker) + sizeof(struct hist) + (256u << 10))
+/* Per test: the merged histogram, and the timeline's three and its points. */
+#define TEST_OVERHEAD (4 * sizeof(struct hist) + \
+		       TIMELINE_MAX_POINTS * sizeof(struct timeline_point))
 
 void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 {
@@ -783,7 +867,7 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 		one.mem_bytes = (uint64_t)s->qd * (s->bs + REQ_OVERHEAD);
 		one.fds = 2;	/* the target and the engine's ring */
 	}
-	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + sizeof(struct hist);
+	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + TEST_OVERHEAD;
 	fp->disk_bytes = (uint64_t)s->jobs * one.disk_bytes;
 	fp->inodes = (uint64_t)s->jobs * one.inodes;
 	fp->fds = one.fds;
@@ -796,6 +880,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	struct dev_counters c0 = { 0 }, c1 = { 0 };
 	struct worker *ws;
 	struct gate gate;
+	struct sampler sm = { .runtime = spec->runtime_ns };
 	uint64_t t0 = 0, ramp = spec_ramp(spec);
 	int sampled = 0;
 	unsigned n = spec->jobs, started = 0, finished = 0, i;
@@ -810,7 +895,10 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	memset(out, 0, sizeof(*out));
 	out->lat = calloc(1, sizeof(*out->lat));
 	ws = calloc(n, sizeof(*ws));
-	if (!out->lat || !ws) {
+	sm.cur = malloc(sizeof(*sm.cur));
+	if (!out->lat || !ws || !sm.cur ||
+	    timeline_rec_init(&sm.rec, timeline_interval(spec->interval_ns, spec->runtime_ns))) {
+		free(sm.cur);
 		free(ws);
 		free(out->lat);
 		out->lat = NULL;
@@ -879,23 +967,24 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		if (!io || !ramp)
 			sampled = 1;
 		t0 = clock_ns();
+		sm.origin = t0 + ramp;
 		gate_open(&gate, 1);
-		if (io) {
-			/* The windows open at the first completion after the
-			 * ramp, and never before this sample: a moment before
-			 * the ramp ends (or late, on a loaded machine, and then
-			 * the windows open late), so that the device has moved
-			 * at least what they count. */
-			if (ramp) {
-				wait_reporting(spec, ws, n, &finished, t0,
-					       t0 + ramp - (ramp < 2000000u ? ramp : 2000000u));
-				target_dev_counters(ti, &c0);
-				__atomic_store_n(&sampled, 1, __ATOMIC_RELEASE);
-			}
-			wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns);
-			wait_windows(spec, ws, n, &finished);
-			target_dev_counters(ti, &c1);
+		/* The windows open at the first completion after the ramp,
+		 * and never before this sample: a moment before the ramp ends
+		 * (or late, on a loaded machine, and then the windows open
+		 * late), so that the device has moved at least what they
+		 * count. */
+		if (io && ramp) {
+			wait_reporting(spec, ws, n, &finished, t0,
+				       t0 + ramp - (ramp < 2000000u ? ramp : 2000000u), NULL);
+			target_dev_counters(ti, &c0);
+			__atomic_store_n(&sampled, 1, __ATOMIC_RELEASE);
 		}
+		/* Without I/O too: the timeline and the progress are taken here. */
+		wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns, &sm);
+		wait_windows(spec, ws, n, &finished, &sm);
+		if (io)
+			target_dev_counters(ti, &c1);
 	} else {
 		gate_open(&gate, -1);
 	}
@@ -906,6 +995,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 
 	if (!ret) {
 		merge(ws, n, out);
+		sampler_finish(&sm, ws, n, out);
 		if (ops_kind) {
 			struct wl_desc d = { .engine = "-", .io_size = spec->bs,
 					     .direct = spec->direct };
@@ -926,6 +1016,8 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	for (i = 0; i < n; i++)
 		free(ws[i].lat);
 	free(ws);
+	timeline_rec_free(&sm.rec);	/* nothing left after finish */
+	free(sm.cur);
 	if (ret) {
 		free(out->lat);
 		out->lat = NULL;

@@ -1,5 +1,6 @@
 /* test_runner.c - the runner against a scripted fake engine: busy, partial
- * submit, short transfer, reap error, and a worker thread that cannot start. */
+ * submit, short transfer, reap error, a worker thread that cannot start,
+ * and the timeline it records. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -26,6 +27,8 @@ static struct fake {
 	unsigned partial;
 	unsigned short_at;	/* the Nth completion moves half its bytes (0: never) */
 	unsigned reap_fail_at;	/* the Nth reap fails with -EIO (0: never) */
+	unsigned stall_at;	/* the Nth reap first sleeps stall_ms (0: never) */
+	unsigned stall_ms;
 	bool reap_min;		/* hand back only min completions: the queue stays full */
 
 	unsigned submits, reaps, completions, inflight, max_inflight;
@@ -81,6 +84,8 @@ static int fake_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, 
 	assert_true(min <= f->inflight);
 	if (f->reap_fail_at && f->reaps == f->reap_fail_at)
 		return -EIO;
+	if (f->stall_at && f->reaps == f->stall_at)
+		usleep(f->stall_ms * 1000u);
 	if (f->reap_min)
 		max = min;
 	while (n < max && f->inflight) {
@@ -127,7 +132,15 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 	return __real_pthread_create(t, a, fn, arg);
 }
 
-/* Run rand-read 4k QD8 for 20 ms on /dev/null through the fake engine. */
+#define MS 1000000ull
+
+/* How run() runs: 20 ms, no ramp, the default interval, the fake engine. */
+static struct timing {
+	uint64_t runtime, ramp, interval;
+	const struct engine_ops *engine;
+} tm;
+
+/* Run rand-read 4k QD8 on /dev/null as tm says. */
 static int run(unsigned jobs, struct test_result *out, char *err, size_t errlen)
 {
 	struct target_info ti = { .kind = TARGET_FILE };
@@ -135,11 +148,13 @@ static int run(unsigned jobs, struct test_result *out, char *err, size_t errlen)
 				    .scratch_fd = -1 };
 	struct test_spec spec = {
 		.wl = wl_find("rand-read"),
-		.engine = &fake_engine,
+		.engine = tm.engine ? tm.engine : &fake_engine,
 		.bs = 4096,
 		.qd = QD,
 		.jobs = jobs,
-		.runtime_ns = 20000000,
+		.runtime_ns = tm.runtime ? tm.runtime : 20 * MS,
+		.ramp_ns = tm.ramp,
+		.interval_ns = tm.interval,
 		.size = 1u << 20,
 		.seed = 1,
 	};
@@ -154,6 +169,7 @@ static int reset(void **state)
 {
 	(void)state;
 	memset(&fk, 0, sizeof(fk));
+	memset(&tm, 0, sizeof(tm));
 	creates = fail_create = 0;
 	return 0;
 }
@@ -245,6 +261,113 @@ static void test_thread_start_failure(void **state)
 	assert_null(r.lat);
 }
 
+/* ---- the timeline ---------------------------------------------------------- */
+
+/*
+ * What every timeline must be: t_ns rising, ending where the window
+ * closed (at or after the runtime); ops and bytes adding up to the run's
+ * exactly; each point's latencies ordered and inside the run's min..max,
+ * 0 for a point with no I/O.
+ */
+static void check_timeline(const struct test_result *r)
+{
+	const struct timeline *tl = &r->timeline;
+	uint64_t ops = 0, bytes = 0, prev = 0;
+
+	assert_true(tl->n > 0);
+	assert_non_null(tl->p);
+	assert_true(tl->n < TIMELINE_MAX_POINTS);
+	for (unsigned i = 0; i < tl->n; i++) {
+		const struct timeline_point *p = &tl->p[i];
+
+		assert_true(p->t_ns > prev);
+		prev = p->t_ns;
+		ops += p->ops;
+		bytes += p->bytes;
+		if (!p->lat_max_ns) {
+			assert_int_equal(p->lat_p50_ns, 0);
+			assert_int_equal(p->lat_p99_ns, 0);
+			continue;
+		}
+		assert_true(p->lat_p50_ns <= p->lat_p99_ns);
+		assert_true(p->lat_p99_ns <= p->lat_max_ns);
+		assert_true(p->lat_p50_ns >= r->lat->min);
+		assert_true(p->lat_max_ns <= r->lat->max);
+	}
+	assert_int_equal(ops, r->ops);
+	assert_int_equal(bytes, r->bytes);
+	assert_true(tl->p[tl->n - 1].t_ns >= r->runtime_ns);
+}
+
+/* 500 ms in 50 ms intervals: ten points, each a full interval but the
+ * first (the window opens at the first completion) and the last (it closes
+ * at the first completion after the runtime). */
+static void test_timeline_points(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	tm.runtime = 500 * MS;
+	tm.interval = 50 * MS;
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.timeline.interval_ns, 50 * MS);
+	assert_int_equal(r.timeline.merges, 0);
+	assert_int_equal(r.timeline.n, 10);
+	check_timeline(&r);
+	for (unsigned i = 1; i + 1 < r.timeline.n; i++) {
+		uint64_t d = r.timeline.p[i].t_ns - r.timeline.p[i - 1].t_ns;
+
+		/* the sampler's wake-up is late by a scheduler's whim at most */
+		assert_true(d > 40 * MS && d < 60 * MS);
+		assert_true(r.timeline.p[i].ops > 0);
+	}
+	result_test_free(&r);
+}
+
+/* The ramp is not in the timeline: with 200 ms of ramp, the points still
+ * hold exactly the measured ops, over the measured window only. Several
+ * jobs (the null engine: the fake one is for one job) are summed; the
+ * default interval of a 300 ms test is 100 ms. */
+static void test_timeline_ramp_jobs(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	tm.runtime = 300 * MS;
+	tm.ramp = 200 * MS;
+	tm.engine = engine_find("null");
+	assert_non_null(tm.engine);
+	assert_int_equal(run(3, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.timeline.interval_ns, 100 * MS);
+	assert_int_equal(r.timeline.n, 3);
+	check_timeline(&r);
+	assert_true(r.timeline.p[r.timeline.n - 1].t_ns < 400 * MS);
+	result_test_free(&r);
+}
+
+/* A window held open far past its runtime (a reap that takes 1.6 s, as a
+ * flush might): the sampler goes on every interval, the points are merged
+ * pairwise at the bound and the interval doubles; nothing is lost. */
+static void test_timeline_bound(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	tm.runtime = 20 * MS;
+	tm.interval = 1 * MS;
+	fk.stall_at = 100;
+	fk.stall_ms = 1600;
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	assert_true(r.runtime_ns >= 1600 * MS);
+	assert_true(r.timeline.merges >= 1);
+	assert_int_equal(r.timeline.interval_ns, 1 * MS << r.timeline.merges);
+	check_timeline(&r);
+	result_test_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +376,9 @@ int main(void)
 		cmocka_unit_test_setup(test_short_transfer, reset),
 		cmocka_unit_test_setup(test_reap_error, reset),
 		cmocka_unit_test_setup(test_thread_start_failure, reset),
+		cmocka_unit_test_setup(test_timeline_points, reset),
+		cmocka_unit_test_setup(test_timeline_ramp_jobs, reset),
+		cmocka_unit_test_setup(test_timeline_bound, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
