@@ -27,6 +27,8 @@ struct settings {
 	uint64_t jobs;		/* worker threads per test */
 	uint64_t runtime_ns;	/* measured phase per test */
 	uint64_t ramp_ns;	/* warm-up per test, not measured */
+	uint64_t interval_ns;	/* timeline interval per test; 0 = the default
+				 * rule (timeline_interval) */
 	uint64_t repeat;	/* passes over the whole plan (1 .. REPEAT_MAX) */
 	uint64_t size;		/* working set, bytes; 0 = default for the target */
 	uint64_t seed;

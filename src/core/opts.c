@@ -82,6 +82,9 @@ static const struct opt_def opt_table[] = {
 	{ .name = "ramp", .arg = "TIME", .kind = OPT_DURATION, .off = F(ramp_ns),
 	  .max = 3600 * SEC, .echo = true, .scope = SC_TEST,
 	  .help = "unmeasured warm-up per test (default: 1s)" },
+	{ .name = "interval", .arg = "TIME", .kind = OPT_DURATION, .off = F(interval_ns),
+	  .min = TIMELINE_MIN_INTERVAL_NS, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
+	  .help = "timeline interval (default: 1s; runtime/10 under 10s, at least 100ms)" },
 	{ .name = "repeat", .arg = "N", .kind = OPT_COUNT, .off = F(repeat),
 	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
 	  .help = "run the whole plan N times, in passes; report the median (default: 1)" },
@@ -526,9 +529,10 @@ void opts_echo(const struct settings *s, struct run_result *r)
 			result_add_setting(r, "direct", "%s", s->direct ? "true" : "false");
 			continue;
 		}
-		/* An unset count or flag of the classic workloads says nothing. */
+		/* An unset count or flag of the classic workloads says nothing,
+		 * nor does an unset interval (each timeline says its own). */
 		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
-		    (o->off == F(fsync) && !s->fsync))
+		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns))
 			continue;
 		result_add_setting(r, o->name, "%s", val);
 	}

@@ -115,11 +115,11 @@ void plan_spec_key(const struct test_spec *t, char *buf, size_t len)
 	const struct wl_params *p = &t->params;
 
 	snprintf(buf, len, "%s bs=%" PRIu32 " qd=%" PRIu32 " jobs=%" PRIu32 " direct=%d "
-		 "runtime=%" PRIu64 " ramp=%" PRIu64 " size=%" PRIu64 " seed=%" PRIu64
-		 " char=%d files=%" PRIu64 " file=%" PRIu64 "-%" PRIu64 " dirs=%" PRIu32
-		 " fsync=%d", t->wl->name, t->bs, t->qd, t->jobs, t->direct, t->runtime_ns,
-		 t->ramp_ns, t->size, t->seed, p->char_mode, p->nfiles, p->file_min, p->file_max,
-		 p->ndirs, p->fsync);
+		 "runtime=%" PRIu64 " ramp=%" PRIu64 " interval=%" PRIu64 " size=%" PRIu64
+		 " seed=%" PRIu64 " char=%d files=%" PRIu64 " file=%" PRIu64 "-%" PRIu64
+		 " dirs=%" PRIu32 " fsync=%d", t->wl->name, t->bs, t->qd, t->jobs, t->direct,
+		 t->runtime_ns, t->ramp_ns, t->interval_ns, t->size, t->seed, p->char_mode,
+		 p->nfiles, p->file_min, p->file_max, p->ndirs, p->fsync);
 }
 
 /* Same test twice (a workload in two groups with the same settings)? */
@@ -275,6 +275,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.direct = direct,
 				.runtime_ns = gs.runtime_ns,
 				.ramp_ns = gs.ramp_ns,
+				.interval_ns = gs.interval_ns,
 				.size = size,
 				.seed = gs.seed,
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,

@@ -43,6 +43,9 @@ static const struct parse_row parse_rows[] = {
 	{ { "--runtime", "1ms", "--ramp", "0", "--repeat", "100" },
 	  "runtime=1ms ramp=0s repeat=100", NULL },
 	{ { "--runtime", "24h", "--ramp", "1h" }, "runtime=86400s ramp=3600s", NULL },
+	{ { "--interval", "200ms" }, "interval=200ms", NULL },
+	{ { "--interval", "10ms", "--runtime", "2s" }, "runtime=2s interval=10ms", NULL },
+	{ { "--interval", "24h" }, "interval=86400s", NULL },
 	{ { "--size", "4k", "--seed", "18446744073709551615" },
 	  "size=4k seed=18446744073709551615", NULL },
 	{ { "--buffered" }, "direct=false", NULL },
@@ -97,6 +100,10 @@ static const struct parse_bad_row parse_bad_rows[] = {
 	{ { "--runtime", "86401s" }, "--runtime: value out of range: '86401s'" },
 	{ { "--runtime", "5x" }, "--runtime: invalid duration '5x' (use e.g. 500ms, 5s, 2m)" },
 	{ { "--ramp", "3601s" }, "--ramp: value out of range: '3601s'" },
+	{ { "--interval", "0" }, "--interval: value out of range: '0'" },
+	{ { "--interval", "9ms" }, "--interval: value out of range: '9ms'" },
+	{ { "--interval", "86401s" }, "--interval: value out of range: '86401s'" },
+	{ { "--interval", "abc" }, "--interval: invalid duration 'abc' (use e.g. 500ms, 5s, 2m)" },
 	{ { "--size", "4095" }, "--size: value out of range: '4095'" },
 	{ { "--size", "1q" }, "--size: invalid size '1q'" SIZE_HINT },
 	{ { "--file-size", "16k-1k" }, "--file-size: invalid size '16k-1k'" SIZE_HINT },
@@ -295,6 +302,7 @@ static const struct set_row set_rows[] = {
 	{ "jobs", "0", OPTS_GROUP, -EINVAL, "jobs: value out of range: '0' (1 to 1024)" },
 	{ "bs", "256", OPTS_GROUP, -EINVAL, "bs: block size out of range (512 to 64m): '256'" },
 	{ "runtime", "0", OPTS_GROUP, -EINVAL, "runtime: value out of range: '0'" },
+	{ "interval", "5ms", OPTS_GROUP, -EINVAL, "interval: value out of range: '5ms'" },
 	{ "engine", "", OPTS_PROFILE, -EINVAL, "engine: empty value" },
 
 	/* flags take a truth value; "direct = false" is --buffered */

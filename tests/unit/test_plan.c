@@ -39,6 +39,7 @@ struct row {
 	const char *names;		/* the tests, "|"-separated, or the error's words */
 	const char *skipped_writes, *skipped_fs, *skipped_io;	/* plan_skipped, or NULL */
 	unsigned nclamps;
+	uint64_t interval_ns;		/* every spec's (0: the default rule) */
 };
 
 static const struct row rows[] = {
@@ -55,6 +56,9 @@ static const struct row rows[] = {
 	{ .what = "--test picks and orders", .profile = "quick",
 	  .argv = "--test rand-read,seq-read --qd 4", .kind = TARGET_DIR, .writes = true,
 	  .engine = "null", .names = "rand-read 4k qd4|seq-read 1m qd4" },
+	{ .what = "--interval reaches every test", .profile = "quick",
+	  .argv = "--test rand-read --qd 1 --interval 250ms", .kind = TARGET_DIR, .writes = true,
+	  .engine = "null", .names = "rand-read 4k qd1", .interval_ns = 250000000 },
 	{ .what = "--test outside the profile takes [profile]", .profile = "quick",
 	  .argv = "--test seeks --bs 8k", .kind = TARGET_DIR, .writes = true, .engine = "null",
 	  .names = "seeks 8k qd1" },
@@ -151,6 +155,7 @@ static void check(const struct row *r)
 	for (unsigned i = 0; i < p.n; i++) {
 		plan_spec_name(&p.specs[i], run.direct, names, sizeof(names));
 		assert_string_equal(names, p.names[i]);
+		assert_int_equal(p.specs[i].interval_ns, r->interval_ns);
 		used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%s", i ? "|" : "",
 					 p.names[i]);
 	}
@@ -203,6 +208,10 @@ static void test_key(void **state)
 	assert_string_not_equal(ka, kb);
 	b = a;
 	b.direct = true;
+	plan_spec_key(&b, kb, sizeof(kb));
+	assert_string_not_equal(ka, kb);
+	b = a;
+	b.interval_ns = 200000000;
 	plan_spec_key(&b, kb, sizeof(kb));
 	assert_string_not_equal(ka, kb);
 }
