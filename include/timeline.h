@@ -3,6 +3,7 @@
 #define DISKBENCH_TIMELINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hist.h"
@@ -46,6 +47,12 @@ struct timeline {
 	struct timeline_point *p;
 	unsigned merges;
 };
+
+/* A point's fields in the order of the JSON's "columns": their names, and
+ * where each (a uint64_t) is in struct timeline_point. */
+#define TIMELINE_NCOLUMNS 6
+extern const char *const timeline_columns[TIMELINE_NCOLUMNS];
+extern const size_t timeline_column_offsets[TIMELINE_NCOLUMNS];
 
 /* At most this many points per run; reaching it merges them pairwise. */
 #define TIMELINE_MAX_POINTS 1024u

@@ -222,8 +222,39 @@ static void json_stat(struct jw *w, const char *key, const struct run_stat *st)
 	jw_close(w, '}');
 }
 
-/* "runs": every run in pass order (one without --repeat); "summary": the
- * spread of the main figures over them ({} when there are no runs). */
+/* "timeline": a run's points, each a row of the "columns" (timeline.h
+ * says what each figure is); null when the run has none (saved before). */
+static void json_timeline(struct jw *w, const struct timeline *tl)
+{
+	unsigned i, c;
+
+	if (!tl->interval_ns) {
+		jw_null(w, "timeline");
+		return;
+	}
+	jw_open(w, "timeline", '{', false);
+	jw_u64(w, "interval_ns", tl->interval_ns);
+	jw_u64(w, "merges", tl->merges);
+	jw_open(w, "columns", '[', true);
+	for (c = 0; c < TIMELINE_NCOLUMNS; c++)
+		jw_cstr(w, NULL, timeline_columns[c]);
+	jw_close(w, ']');
+	jw_open(w, "points", '[', false);
+	for (i = 0; i < tl->n; i++) {
+		const char *p = (const char *)&tl->p[i];
+
+		jw_open(w, NULL, '[', true);
+		for (c = 0; c < TIMELINE_NCOLUMNS; c++)
+			jw_u64(w, NULL, *(const uint64_t *)(p + timeline_column_offsets[c]));
+		jw_close(w, ']');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+/* "runs": every run in pass order (one without --repeat), each with its
+ * timeline when there are several; "summary": the spread of the main
+ * figures over them ({} when there are no runs). */
 static void json_runs(struct jw *w, const struct test_result *t)
 {
 	const struct repeat_summary *s = &t->summary;
@@ -252,6 +283,8 @@ static void json_runs(struct jw *w, const struct test_result *t)
 			jw_null(w, "device");
 		}
 		jw_u64(w, "errors", run->errors);
+		if (t->nruns > 1)
+			json_timeline(w, &run->timeline);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -337,6 +370,8 @@ static void json_test(struct jw *w, const struct test_result *t)
 	}
 
 	json_runs(w, t);
+	/* the first run's (the only one without --repeat) */
+	json_timeline(w, t->nruns && t->runs ? &t->runs[0].timeline : &t->timeline);
 	jw_close(w, '}');
 }
 

@@ -408,6 +408,79 @@ static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
 	return 0;
 }
 
+/*
+ * A "timeline" member of o, when there is one (a document written before
+ * timelines has none: *tl is left empty), or null. Its points are rows of
+ * its "columns", found by name so that a later version may add columns;
+ * t_ns must rise from point to point. On error *tl is left empty too.
+ */
+static int load_timeline(struct ld *l, const char *where, json_t *o, struct timeline *tl)
+{
+	json_t *v = json_object_get(o, "timeline"), *cols, *pts, *row, *x;
+	size_t col[TIMELINE_NCOLUMNS], ncols, i, c, k;
+	struct timeline t = { 0 };
+	char w[80], wp[112];
+	uint64_t merges = 0;
+
+	*tl = (struct timeline){ 0 };
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_object(v))
+		return wrong(l, where, "timeline", "an object or null");
+	sub(w, sizeof(w), where, "timeline");
+	if (get_u64(l, w, v, "interval_ns", &t.interval_ns) || get_arr(l, w, v, "columns", &cols) ||
+	    get_arr(l, w, v, "points", &pts))
+		return -EINVAL;
+	if (!t.interval_ns)
+		return wrong(l, w, "interval_ns", "a positive integer");
+	if (json_object_get(v, "merges") && get_u64(l, w, v, "merges", &merges))
+		return -EINVAL;
+	if (merges > 64)
+		return wrong(l, w, "merges", "at most 64");
+	t.merges = (unsigned)merges;
+	ncols = json_array_size(cols);
+	for (c = 0; c < TIMELINE_NCOLUMNS; c++) {
+		for (k = 0; k < ncols; k++) {
+			x = json_array_get(cols, k);
+			if (json_is_string(x) && !strcmp(json_string_value(x), timeline_columns[c]))
+				break;
+		}
+		if (k == ncols)
+			return fail(l, -EINVAL, w, "no column \"%s\"", timeline_columns[c]);
+		col[c] = k;
+	}
+	if (json_array_size(pts) > TIMELINE_MAX_POINTS)
+		return fail(l, -EINVAL, w, "more than %u points", TIMELINE_MAX_POINTS);
+	if (json_array_size(pts)) {
+		t.p = calloc(json_array_size(pts), sizeof(*t.p));
+		if (!t.p)
+			return fail(l, -ENOMEM, w, "out of memory");
+	}
+	json_array_foreach(pts, i, row) {
+		char *p = (char *)&t.p[i];
+
+		snprintf(wp, sizeof(wp), "%s.points[%zu]", w, i);
+		if (!json_is_array(row) || json_array_size(row) != ncols)
+			goto bad;
+		for (c = 0; c < TIMELINE_NCOLUMNS; c++) {
+			x = json_array_get(row, col[c]);
+			if (!json_is_integer(x) || json_integer_value(x) < 0)
+				goto bad;
+			*(uint64_t *)(p + timeline_column_offsets[c]) = (uint64_t)json_integer_value(x);
+		}
+		if (i && t.p[i].t_ns <= t.p[i - 1].t_ns) {
+			free(t.p);
+			return fail(l, -EINVAL, wp, "t_ns is not after the previous point's");
+		}
+		t.n = (unsigned)i + 1;
+	}
+	*tl = t;
+	return 0;
+bad:
+	free(t.p);
+	return fail(l, -EINVAL, wp, "not a row of %zu unsigned integers (\"columns\")", ncols);
+}
+
 static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run)
 {
 	json_t *dev;
@@ -436,7 +509,7 @@ static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run
 		    get_u64(l, w2, dev, "write_bytes", &run->dev_write_bytes))
 			return -EINVAL;
 	}
-	return 0;
+	return load_timeline(l, w, o, &run->timeline);
 }
 
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
@@ -546,9 +619,16 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	}
 	json_array_foreach(runs, i, v) {
 		snprintf(w2, sizeof(w2), "%s.runs[%zu]", w, i);
+		t->nruns = (unsigned)i + 1;	/* result_free frees what it holds */
 		if (load_run(l, w2, v, &t->runs[i]))
 			return -EINVAL;
-		t->nruns = (unsigned)i + 1;
+	}
+	/* The first run's timeline, unless that run had its own (--repeat). */
+	{
+		struct timeline *tl = t->nruns ? &t->runs[0].timeline : &t->timeline;
+
+		if (!tl->interval_ns && load_timeline(l, w, o, tl))
+			return -EINVAL;
 	}
 
 	/*

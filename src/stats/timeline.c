@@ -5,6 +5,19 @@
 
 #include "timeline.h"
 
+const char *const timeline_columns[TIMELINE_NCOLUMNS] = {
+	"t_ns", "ops", "bytes", "lat_p50_ns", "lat_p99_ns", "lat_max_ns",
+};
+
+const size_t timeline_column_offsets[TIMELINE_NCOLUMNS] = {
+	offsetof(struct timeline_point, t_ns),
+	offsetof(struct timeline_point, ops),
+	offsetof(struct timeline_point, bytes),
+	offsetof(struct timeline_point, lat_p50_ns),
+	offsetof(struct timeline_point, lat_p99_ns),
+	offsetof(struct timeline_point, lat_max_ns),
+};
+
 void timeline_free(struct timeline *tl)
 {
 	free(tl->p);

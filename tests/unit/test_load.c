@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "load.h"
 #include "repeat.h"
@@ -38,8 +39,40 @@ static void save(const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A timeline of 5 + seed points holding t's ops and bytes. */
+static void add_timeline(struct test_result *t, unsigned seed)
+{
+	struct timeline *tl = &t->timeline;
+	unsigned n = 5 + seed;
+
+	tl->interval_ns = 100000000ull * seed;
+	tl->merges = seed % 2;
+	tl->n = n;
+	tl->p = calloc(n, sizeof(*tl->p));
+	assert_non_null(tl->p);
+	for (unsigned i = 0; i < n; i++) {
+		struct timeline_point *p = &tl->p[i];
+
+		p->t_ns = (i + 1) * tl->interval_ns - (i ? 0 : 1234);
+		p->ops = i + 1 < n ? t->ops / n : t->ops - (n - 1) * (t->ops / n);
+		p->bytes = p->ops * t->bs;
+		p->lat_p50_ns = 1000 + i;
+		p->lat_p99_ns = 5000 + 7 * i;
+		p->lat_max_ns = 90000 + 11 * i * seed;
+	}
+}
+
+static void assert_timeline_equal(const struct timeline *a, const struct timeline *b)
+{
+	assert_int_equal(a->interval_ns, b->interval_ns);
+	assert_int_equal(a->merges, b->merges);
+	assert_int_equal(a->n, b->n);
+	if (a->n)
+		assert_memory_equal(a->p, b->p, a->n * sizeof(*a->p));
+}
+
 /* One run of a test: n latencies spread over the histogram's range, some
- * large enough that their squares sum past 64 bits. */
+ * large enough that their squares sum past 64 bits; and a timeline. */
 static void one_run(struct test_result *t, const char *workload, unsigned seed, uint64_t n)
 {
 	uint64_t x = seed * 2654435761u + 1, v;
@@ -70,6 +103,7 @@ static void one_run(struct test_result *t, const char *workload, unsigned seed, 
 	t->dev_valid = true;
 	t->dev_read_bytes = t->bytes / 3;
 	result_finish(t);
+	add_timeline(t, seed);
 }
 
 static void build(struct run_result *r)
@@ -155,8 +189,153 @@ static void test_round_trip(void **state)
 	assert_memory_equal(b.tests[1].lat->count, a.tests[1].lat->count,
 			    sizeof(a.tests[1].lat->count));
 	assert_int_equal(b.tests[1].params.nfiles, 2048);
+	/* every run's timeline: the --repeat runs' own, the single run's from
+	 * the test's "timeline" */
+	for (unsigned k = 0; k < a.ntests; k++) {
+		assert_int_equal(a.tests[k].nruns, b.tests[k].nruns);
+		for (i = 0; i < a.tests[k].nruns; i++) {
+			assert_true(a.tests[k].runs[i].timeline.n > 0);
+			assert_timeline_equal(&a.tests[k].runs[i].timeline,
+					      &b.tests[k].runs[i].timeline);
+		}
+	}
 	result_free(&a);
 	result_free(&b);
+}
+
+/* The rendered document of build(), parsed, for editing. */
+static json_t *parsed(void)
+{
+	struct run_result a;
+	json_error_t jerr;
+	json_t *root;
+	char *x;
+
+	build(&a);
+	x = render(report_json, &a);
+	result_free(&a);
+	root = json_loads(x, 0, &jerr);
+	free(x);
+	assert_non_null(root);
+	return root;
+}
+
+static void save_json(json_t *root)
+{
+	assert_int_equal(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+static json_t *timeline_of(json_t *root, size_t test, int run)
+{
+	json_t *t = json_array_get(json_object_get(root, "tests"), test);
+
+	if (run >= 0)
+		t = json_array_get(json_object_get(t, "runs"), (size_t)run);
+	return json_object_get(t, "timeline");
+}
+
+/* A later version may add columns, in any order: the points are found by
+ * their names. A document without timelines (or with null) has none. */
+static void test_timeline_columns(void **state)
+{
+	struct run_result a, b;
+	json_t *root, *tl, *cols, *row;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	build(&a);
+	root = parsed();
+	tl = timeline_of(root, 1, -1);
+	cols = json_array();
+	json_array_append_new(cols, json_string("lat_max_ns"));
+	json_array_append_new(cols, json_string("queue_depth"));
+	for (i = 0; i < 5; i++)
+		json_array_append_new(cols, json_string(timeline_columns[i]));
+	json_object_set_new(tl, "columns", cols);
+	json_array_foreach(json_object_get(tl, "points"), i, row) {
+		json_t *max = json_incref(json_array_get(row, 5));
+
+		json_array_remove(row, 5);
+		json_array_insert_new(row, 0, json_integer(8));
+		json_array_insert_new(row, 0, max);
+	}
+	save_json(root);
+	if (result_load(path, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_timeline_equal(&a.tests[1].runs[0].timeline, &b.tests[1].runs[0].timeline);
+	result_free(&b);
+
+	root = parsed();
+	json_object_set_new(json_array_get(json_object_get(root, "tests"), 1), "timeline",
+			    json_null());
+	json_object_del(json_array_get(json_object_get(root, "tests"), 0), "timeline");
+	for (i = 0; i < 3; i++)
+		json_object_del(json_array_get(json_object_get(json_array_get(
+			json_object_get(root, "tests"), 0), "runs"), i), "timeline");
+	save_json(root);
+	if (result_load(path, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (unsigned k = 0; k < b.ntests; k++)
+		for (i = 0; i < b.tests[k].nruns; i++) {
+			assert_int_equal(b.tests[k].runs[i].timeline.interval_ns, 0);
+			assert_null(b.tests[k].runs[i].timeline.p);
+		}
+	result_free(&b);
+	result_free(&a);
+}
+
+/* A bad timeline: the error names the test, the run and the point. */
+static void test_bad_timeline(void **state)
+{
+	static const struct {
+		size_t test;
+		int run;
+		const char *msg;
+	} cases[] = {
+		{ 1, -1, ": tests[1].timeline.points[1]: t_ns is not after the previous point's" },
+		{ 0, 2, ": tests[0].runs[2].timeline: no column \"bytes\"" },
+		{ 1, -1, ": tests[1].timeline.points[3]: not a row of 6 unsigned integers" },
+		{ 0, 1, ": tests[0].runs[1].timeline: key \"interval_ns\" is not a positive" },
+		{ 1, -1, ": tests[1].timeline.points[0]: not a row of 6 unsigned integers" },
+		{ 1, -1, ": tests[1]: key \"timeline\" is not an object or null" },
+	};
+	struct run_result b;
+	char err[256];
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		json_t *root = parsed(), *tl = timeline_of(root, cases[c].test, cases[c].run);
+		json_t *pts = json_object_get(tl, "points");
+
+		switch (c) {
+		case 0:
+			json_array_set_new(json_array_get(pts, 1), 0, json_integer(5));
+			break;
+		case 1:
+			json_array_set_new(json_object_get(tl, "columns"), 2, json_string("byte"));
+			break;
+		case 2:
+			json_array_append_new(json_array_get(pts, 3), json_integer(1));
+			break;
+		case 3:
+			json_object_set_new(tl, "interval_ns", json_integer(0));
+			break;
+		case 4:
+			json_array_set_new(json_array_get(pts, 0), 4, json_integer(-1));
+			break;
+		case 5:
+			json_object_set_new(json_array_get(json_object_get(root, "tests"), 1),
+					    "timeline", json_integer(1));
+			break;
+		}
+		save_json(root);
+		assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, cases[c].msg))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", c, err, cases[c].msg);
+		assert_int_equal(b.ntests, 0);
+	}
 }
 
 /* Every value the writer emits loads again: huge and tiny doubles (a
@@ -309,6 +488,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_timeline_columns),
+		cmocka_unit_test(test_bad_timeline),
 		cmocka_unit_test(test_extreme_values),
 		cmocka_unit_test(test_old_document),
 		cmocka_unit_test(test_errors),
