@@ -15,13 +15,22 @@ struct annotate_in {
 };
 
 /*
- * Finish each test over its runs (repeat_finish: medians, sums, spread),
- * then add to r's warnings what the numbers themselves say: I/O errors (the
- * first errno and offset), read tests whose reads did not reach the device,
- * runs that spread too widely for their median to hold, a target with no
- * device counters; and score the tests when in->score is given. Returns
- * true when a test had I/O errors (the run failed). Never prints.
+ * Finish each test over its runs (repeat_finish: medians, sums, spread;
+ * result_drift), then add to r's warnings what the numbers themselves say:
+ * I/O errors (the first errno and offset), read tests whose reads did not
+ * reach the device, runs that spread too widely for their median to hold,
+ * throughput that drifted during a test's window, a target with no device
+ * counters; and score the tests when in->score is given. Returns true when
+ * a test had I/O errors (the run failed). Never prints.
  */
 bool result_annotate(struct run_result *r, const struct annotate_in *in);
+
+/*
+ * t's drift figures (struct test_result: drift_valid, drift, drift_run,
+ * drifted; each run's drift_valid and drift) from its runs' timelines (the
+ * test's own when it has no runs), by timeline_drift's rule. A saved result
+ * gets them from its saved timelines the same way (result_load).
+ */
+void result_drift(struct test_result *t);
 
 #endif

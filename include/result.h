@@ -32,6 +32,8 @@ struct test_run {
 	uint64_t dev_read_bytes, dev_write_bytes;
 	uint64_t errors;
 	struct timeline timeline;	/* this run's; owned */
+	bool drift_valid;		/* its timeline could tell (result_drift) */
+	double drift;			/* then its throughput's change (timeline_drift) */
 };
 
 /* The spread of one metric over a test's runs. stdev is the sample standard
@@ -98,6 +100,14 @@ struct test_result {
 	 * NULL when nothing was (a read test, no --trim), a static string or
 	 * one the result owns. */
 	struct target_trim trim;
+
+	/* Did the throughput drift during the window (result_drift)? Over the
+	 * runs whose timeline could tell (drift_valid: at least one), drift is
+	 * the change (timeline_drift) of the run that changed most, drift_run
+	 * its index; drifted: beyond +-TIMELINE_DRIFT_LIMIT. */
+	bool drift_valid, drifted;
+	double drift;
+	unsigned drift_run;
 };
 
 /* A key/value pair echoed into every report: every setting that shaped it. */

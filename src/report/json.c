@@ -283,8 +283,10 @@ static void json_runs(struct jw *w, const struct test_result *t)
 			jw_null(w, "device");
 		}
 		jw_u64(w, "errors", run->errors);
-		if (t->nruns > 1)
+		if (t->nruns > 1) {
 			json_timeline(w, &run->timeline);
+			jw_fixed(w, "timeline_drift", run->drift_valid ? run->drift : NAN, 4);
+		}
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -356,6 +358,10 @@ static void json_test(struct jw *w, const struct test_result *t)
 		jw_u64(w, "bytes", t->trim.bytes);
 		jw_close(w, '}');
 	}
+	/* the throughput's change over the window (timeline.h), null when the
+	 * timelines are too short to tell; drifted: beyond the limit */
+	jw_fixed(w, "timeline_drift", t->drift_valid ? t->drift : NAN, 4);
+	jw_bool(w, "drifted", t->drifted);
 
 	jw_u64(w, "errors", t->errors);
 	if (t->errors) {

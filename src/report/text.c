@@ -309,7 +309,8 @@ static void text_table(struct textw *w, const struct run_result *r)
 
 static bool has_notes(const struct test_result *t)
 {
-	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method;
+	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
+	       t->drifted;
 }
 
 static void text_notes(struct textw *w, const struct test_result *t)
@@ -332,6 +333,15 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  !strcmp(t->trim.method, "fitrim") ? "the file system's free space (FITRIM)" :
 			  !strcmp(t->trim.method, "blkdiscard") ? "its range of the device "
 			  "(BLKDISCARD)" : t->trim.method);
+	if (t->drifted) {
+		char when[48] = "the window";
+
+		if (t->nruns > 1)
+			snprintf(when, sizeof(when), "run %u of %u", t->drift_run + 1, t->nruns);
+		text_line(w, "  ", 4, "%.*s: drifted: throughput %s %.0f %% during %s (first "
+			  "third vs last third of its timeline)", FLD(t->name),
+			  t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift), when);
+	}
 	if (t->dev_valid)
 		text_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),

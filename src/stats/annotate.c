@@ -1,9 +1,37 @@
 /* annotate.c - the warnings and flags derived from a finished run, made once for every reporter. */
 #include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "annotate.h"
 #include "repeat.h"
+#include "timeline.h"
+
+void result_drift(struct test_result *t)
+{
+	t->drift_valid = t->drifted = false;
+	t->drift = 0;
+	t->drift_run = 0;
+	if (!t->nruns || !t->runs) {	/* built by hand */
+		t->drift_valid = timeline_drift(&t->timeline, &t->drift);
+	} else {
+		for (unsigned i = 0; i < t->nruns; i++) {
+			struct test_run *run = &t->runs[i];
+
+			run->drift = 0;
+			run->drift_valid = timeline_drift(&run->timeline, &run->drift);
+			if (!run->drift_valid)
+				continue;
+			if (!t->drift_valid || fabs(run->drift) > fabs(t->drift)) {
+				t->drift = run->drift;
+				t->drift_run = i;
+			}
+			t->drift_valid = true;
+		}
+	}
+	t->drifted = t->drift_valid && fabs(t->drift) > TIMELINE_DRIFT_LIMIT;
+}
 
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
@@ -14,6 +42,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		struct test_result *t = &r->tests[i];
 
 		repeat_finish(t);
+		result_drift(t);
 		if (t->errors) {
 			failed = true;
 			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
@@ -23,6 +52,17 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		if (t->cached)
 			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
 					   t->name);
+		if (t->drifted) {
+			char when[48] = "the window";
+
+			if (t->nruns > 1)
+				snprintf(when, sizeof(when), "run %u of %u", t->drift_run + 1,
+					 t->nruns);
+			result_add_warning(r, "%s: throughput %s %.0f %% during %s (the median of "
+					   "its timeline's last third against its first third): "
+					   "it did not settle", t->name,
+					   t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift), when);
+		}
 		if (repeat_unreliable(t))
 			result_add_warning(r, "%s: runs spread widely (CV %.1f %% over %u runs): "
 					   "the median is not reliable; see the runs in --json",

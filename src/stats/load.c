@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "annotate.h"
 #include "load.h"
 #include "repeat.h"
 
@@ -649,6 +650,7 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	if (t->nruns <= 1)
 		result_finish(t);
 	repeat_finish(t);
+	result_drift(t);
 	return 0;
 }
 

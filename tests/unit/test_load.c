@@ -1,5 +1,6 @@
 /* test_load.c - a result saved as JSON and loaded back renders the same. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "annotate.h"
 #include "load.h"
 #include "repeat.h"
 #include "report.h"
@@ -39,11 +41,13 @@ static void save(const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* A timeline of 5 + seed points holding t's ops and bytes. */
+/* A timeline of 5 + seed points holding t's ops and bytes: flat, but for
+ * seed 7 the second half of the points gets half as many ops. */
 static void add_timeline(struct test_result *t, unsigned seed)
 {
 	struct timeline *tl = &t->timeline;
 	unsigned n = 5 + seed;
+	uint64_t left = t->ops, per = t->ops / n;
 
 	tl->interval_ns = 100000000ull * seed;
 	tl->merges = seed % 2;
@@ -54,7 +58,8 @@ static void add_timeline(struct test_result *t, unsigned seed)
 		struct timeline_point *p = &tl->p[i];
 
 		p->t_ns = (i + 1) * tl->interval_ns - (i ? 0 : 1234);
-		p->ops = i + 1 < n ? t->ops / n : t->ops - (n - 1) * (t->ops / n);
+		p->ops = i + 1 < n ? (seed == 7 && i >= n / 2 ? per / 2 : per) : left;
+		left -= p->ops;
 		p->bytes = p->ops * t->bs;
 		p->lat_p50_ns = 1000 + i;
 		p->lat_p99_ns = 5000 + 7 * i;
@@ -132,13 +137,14 @@ static void build(struct run_result *r)
 	result_add_setting(r, "size", "1073741824");
 	result_add_setting(r, "direct", "true");
 
-	/* Three runs merged, as --repeat 3 does. */
+	/* Three runs merged, as --repeat 3 does (and result_annotate). */
 	memset(&acc, 0, sizeof(acc));
 	for (unsigned i = 0; i < 3; i++) {
 		one_run(&run, "rand-read", i + 1, 20000 + 1000 * i);
 		assert_int_equal(repeat_add(&acc, &run), 0);
 	}
 	repeat_finish(&acc);
+	result_drift(&acc);
 	assert_int_equal(result_add_test(r, &acc), 0);
 
 	/* One run of a metadata test, with an error. */
@@ -150,6 +156,7 @@ static void build(struct run_result *r)
 	run.first_error_offset = 4096;
 	assert_int_equal(repeat_add(&acc, &run), 0);
 	repeat_finish(&acc);
+	result_drift(&acc);
 	assert_int_equal(result_add_test(r, &acc), 0);
 
 	r->xbench.valid = true;
@@ -189,6 +196,22 @@ static void test_round_trip(void **state)
 	assert_memory_equal(b.tests[1].lat->count, a.tests[1].lat->count,
 			    sizeof(a.tests[1].lat->count));
 	assert_int_equal(b.tests[1].params.nfiles, 2048);
+	/* the drift, from the loaded timelines: flat runs, and one that fell
+	 * by half */
+	for (i = 0; i < 3; i++) {
+		assert_true(b.tests[0].runs[i].drift_valid);
+		assert_true(fabs(b.tests[0].runs[i].drift) < 0.01);
+	}
+	assert_true(b.tests[0].drift_valid);
+	assert_false(b.tests[0].drifted);
+	assert_true(b.tests[1].drifted);
+	/* 27 ops per interval, then 13 */
+	assert_true(fabs(b.tests[1].drift - (13.0 / 27 - 1)) < 1e-4);
+	x = render(report_text, &b);
+	/* (the note wraps at 100 columns) */
+	if (!strstr(x, "meta-create 4k: drifted: throughput fell 52 % during the window"))
+		fail_msg("no drift note in:\n%s", x);
+	free(x);
 	/* every run's timeline: the --repeat runs' own, the single run's from
 	 * the test's "timeline" */
 	for (unsigned k = 0; k < a.ntests; k++) {

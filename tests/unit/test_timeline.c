@@ -5,11 +5,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "annotate.h"
 #include "timeline.h"
 
 #define MS 1000000ull
@@ -334,6 +336,61 @@ static void test_drift(void **state)
 	}
 }
 
+/* A test's drift is its runs' that changed most, flagged beyond 20 %, and
+ * said in a warning naming the run. */
+static void test_result_drift(void **state)
+{
+	static const uint64_t flat[] = { 100, 100, 100, 100, 100, 100, 100, 100, 100 };
+	static const uint64_t fall[] = { 400, 400, 400, 300, 200, 100, 100, 100, 100 };
+	static const uint64_t mild[] = { 100, 100, 100, 105, 110, 110, 115, 115, 115 };
+	struct run_result r = { 0 };
+	struct test_result t = { 0 };
+	bool found = false;
+
+	(void)state;
+	t.runs = calloc(4, sizeof(*t.runs));
+	assert_non_null(t.runs);
+	t.nruns = 4;
+	t.runs[0].timeline = synth(flat, 9, SEC, 0);
+	t.runs[1].timeline = synth(fall, 9, SEC, 0);
+	t.runs[2].timeline = synth(fall, 4, SEC, 0);	/* too short */
+	t.runs[3].timeline = synth(mild, 9, SEC, 0);
+	result_drift(&t);
+	assert_true(t.drift_valid);
+	assert_true(t.drifted);
+	assert_int_equal(t.drift_run, 1);
+	assert_true(fabs(t.drift + 0.75) < 1e-9);
+	assert_true(t.runs[0].drift_valid && t.runs[3].drift_valid);
+	assert_false(t.runs[2].drift_valid);
+	assert_true(fabs(t.runs[3].drift - 0.15) < 1e-9);
+
+	snprintf(t.name, sizeof(t.name), "seq-write 1m");
+	assert_int_equal(result_add_test(&r, &t), 0);
+	result_annotate(&r, &(struct annotate_in){ 0 });
+	for (unsigned i = 0; i < r.nwarnings; i++)
+		found |= strstr(r.warnings[i], "seq-write 1m: throughput fell 75 % during run 2 "
+				"of 4") != NULL;
+	assert_true(found);
+
+	/* 15 % is not a drift; the same timelines without runs[1] and [2] */
+	timeline_free(&r.tests[0].runs[1].timeline);
+	r.tests[0].runs[1].timeline = synth(mild, 9, SEC, 0);
+	result_drift(&r.tests[0]);
+	assert_true(r.tests[0].drift_valid);
+	assert_false(r.tests[0].drifted);
+	result_free(&r);
+
+	/* no runs (a result built by hand): the test's own timeline */
+	memset(&t, 0, sizeof(t));
+	t.timeline = synth(fall, 9, SEC, 0);
+	result_drift(&t);
+	assert_true(t.drifted);
+	timeline_free(&t.timeline);
+	result_drift(&t);
+	assert_false(t.drift_valid);
+	assert_false(t.drifted);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_rebase),
 		cmocka_unit_test(test_merge_bound),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_result_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
