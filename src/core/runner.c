@@ -737,7 +737,13 @@ static void sampler_poll(struct sampler *sm, const struct test_spec *spec,
 	hist_init(sm->cur);
 	for (unsigned i = 0; i < n; i++)
 		hist_merge_live(sm->cur, ws[i].lat);
+	/* The ops are the histogram's count (a job adds one to each for every
+	 * op), from the same loads: a point's ops are the I/Os its latencies
+	 * describe, whatever completed between two loads. */
 	live_totals(spec, ws, n, &ops, &bytes);
+	ops = sm->cur->n;
+	if (spec->wl->kind != WL_OPS)
+		bytes = ops * spec->bs;
 	timeline_rec_add(&sm->rec, now - sm->origin, ops, bytes, sm->cur);
 }
 
