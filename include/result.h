@@ -146,6 +146,9 @@ struct run_result {
 	const char *tool_version;
 	char started_at[32];	/* ISO 8601 UTC */
 	char label[128];
+	/* the words that started the run, shell-quoted (str_shell_join); ""
+	 * when not recorded (a result saved before it was) */
+	char command_line[1024];
 	struct host_info host;
 	struct target_info target;
 	uint64_t clock_overhead_ns; /* cost of one clock read, measured */

@@ -27,6 +27,7 @@
 #include "runner.h"
 #include "safety.h"
 #include "stage.h"
+#include "strutil.h"
 #include "target.h"
 #include "workload.h"
 #include "xbench.h"
@@ -147,6 +148,23 @@ struct run_ctx {
 
 /* Stage results besides exit statuses: stop here, all is well (--help). */
 #define RUN_DONE (-1)
+
+/* The words typed, into the result: "diskbench [run] ARGS..." */
+static void record_command(struct run_result *r, int argc, char **argv)
+{
+	char **w = calloc((size_t)argc + 2, sizeof(*w));
+	int n = 0;
+
+	if (!w)
+		return;
+	w[n++] = "diskbench";
+	if (argc && !strcmp(argv[0], "run"))
+		w[n++] = "run";
+	for (int i = 1; i < argc; i++)
+		w[n++] = argv[i];
+	str_shell_join(r->command_line, sizeof(r->command_line), n, w);
+	free(w);
+}
 
 /* Options, profile, engine and where the reports go: nothing touched yet. */
 static int do_options(struct run_ctx *c, int argc, char **argv, const char **target)
@@ -580,6 +598,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.stage.claim = -1;
+	record_command(&c.r, argc, argv);
 	status = do_options(&c, argc, argv, &target);
 	if (status == EXIT_OK)
 		status = do_probe(&c, target);

@@ -70,9 +70,12 @@ static void facts_run(struct svg *w, const struct run_result *r)
 	snprintf(n, sizeof(n), "%" PRIu64, r->clock_overhead_ns);
 	html_fact_num(w, "clock cost", "clock_overhead_ns",
 		      report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)), n);
-	/* A result keeps the settings that shaped it, not the words typed. */
-	html_fact(w, "command line", NULL, "not recorded in the result: the settings below are "
-		  "what shaped the run (defaults, then the profile, then the command line)", 200);
+	if (r->command_line[0])
+		FACT_ARR(w, "command line", "command_line", r->command_line);
+	else	/* saved before results kept the words typed */
+		html_fact(w, "command line", NULL, "not recorded in the result: the settings "
+			  "below are what shaped the run (defaults, then the profile, then the "
+			  "command line)", 200);
 	html_facts_close(w);
 }
 

@@ -394,6 +394,8 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_close(&w, '}');
 	jw_field(&w, "started_at", r->started_at);
 	jw_field(&w, "label", r->label);
+	if (r->command_line[0])
+		jw_field(&w, "command_line", r->command_line);
 
 	report_json_host(&w, &r->host);
 	report_json_target(&w, &r->target);

@@ -753,6 +753,10 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	    load_settings(l, root, r) ||
 	    get_u64(l, "", root, "clock_overhead_ns", &r->clock_overhead_ns))
 		return -EINVAL;
+	/* newer than the rest: absent in older results */
+	if (json_object_get(root, "command_line") &&
+	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
+		return -EINVAL;
 	if (load_tests(l, root, r) || load_xbench(l, root, &r->xbench) ||
 	    load_warnings(l, root, r))
 		return -EINVAL;

@@ -39,4 +39,19 @@ $CHECK "$TMP_DIR/r.json" --tests 2 || fail "--json link: bad document"
 
 out=$("$DISKBENCH" "${args[@]}" --quiet "$TMP_DIR") || fail "--quiet: exit $?"
 [ -z "$out" ] || fail "--quiet printed: $out"
+
+# The words typed are kept, quoted so that a shell reads them back, and a
+# saved result keeps them through report --json.
+"$DISKBENCH" run "${args[@]}" --label "it's mine" --quiet --json "$TMP_DIR/cl.json" "$TMP_DIR" ||
+	fail "command line run: exit $?"
+want="diskbench run ${args[*]} --label 'it'\\''s mine' --quiet --json $TMP_DIR/cl.json $TMP_DIR"
+[ "$(json "$TMP_DIR/cl.json" 'd["command_line"]')" = "$want" ] ||
+	fail "command_line: '$(json "$TMP_DIR/cl.json" 'd["command_line"]')', want '$want'"
+python3 -c 'import json, shlex, sys
+words = shlex.split(json.load(open(sys.argv[1]))["command_line"])
+assert words == ["diskbench", "run"] + sys.argv[2:], words' "$TMP_DIR/cl.json" "${args[@]}" \
+	--label "it's mine" --quiet --json "$TMP_DIR/cl.json" "$TMP_DIR" ||
+	fail "command_line does not read back as the same words"
+"$DISKBENCH" report --json "$TMP_DIR/cl2.json" "$TMP_DIR/cl.json" >/dev/null || fail "report --json"
+[ "$(json "$TMP_DIR/cl2.json" 'd["command_line"]')" = "$want" ] || fail "report lost the command line"
 echo "ok"
