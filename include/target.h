@@ -43,6 +43,11 @@ struct target_info {
 	int max_sectors_kb;	/* -1 unknown */
 	int write_cache;	/* 1 write back, 0 write through, -1 unknown */
 	int discard;		/* 1 the device discards, 0 not, -1 unknown */
+	/* A loop device (the target's disk): 1 it reads and writes its
+	 * backing file with direct I/O, 0 through the file's page cache (then
+	 * O_DIRECT on the loop device is served from that cache), -1 not a
+	 * loop device or unknown. */
+	int loop_dio;
 	/* Layers under the data that change results, comma separated, e.g.
 	 * "dm-crypt", "fscrypt", "ecryptfs", "btrfs copy-on-write",
 	 * "btrfs compression", "zfs"; "" when none was found. */

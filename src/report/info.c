@@ -161,6 +161,13 @@ static void info_device(struct textw *w, const struct target_info *t)
 		t->write_cache ? "write back (the device acknowledges writes before they are "
 		"on stable media; flushes make them durable)" : "write through");
 	iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
+	if (t->loop_dio == 1)
+		iw_line(w, "loop direct I/O:", "on: the backing file is read and written with "
+			"O_DIRECT");
+	else if (!t->loop_dio)
+		iw_line(w, "loop direct I/O:", "off: O_DIRECT on this loop device is served from "
+			"its backing file's page cache, not the disk under it (losetup "
+			"--direct-io=on)");
 }
 
 static void info_verdict(struct textw *w, const char *label, const struct safety_verdict *v)

@@ -33,6 +33,32 @@ void result_drift(struct test_result *t)
 	t->drifted = t->drift_valid && fabs(t->drift) > TIMELINE_DRIFT_LIMIT;
 }
 
+/* A loop device without direct I/O: its O_DIRECT tests measured the
+ * backing file's page cache. One warning naming them. */
+static void loop_page_cache(struct run_result *r)
+{
+	char names[512] = "";
+	size_t used = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+
+		if (!t->direct)
+			continue;
+		if (used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s",
+						 n ? ", " : "", (int)sizeof(t->name), t->name);
+		n++;
+	}
+	if (n)
+		result_add_warning(r, "%s is a loop device without direct I/O: O_DIRECT on it "
+				   "is served from its backing file's page cache, so %s measured "
+				   "that cache, not the disk under it (%s); set it up with "
+				   "losetup --direct-io=on", r->target.disk, n == 1 ? "this test" :
+				   "these tests", names);
+}
+
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
 	const struct target_info *ti = &r->target;
@@ -68,6 +94,8 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "the median is not reliable; see the runs in --json",
 					   t->name, 100 * t->summary.iops.cv, t->nruns);
 	}
+	if (ti->loop_dio == 0 && in->moves_data)
+		loop_page_cache(r);
 	if (r->ntests && !r->tests[0].dev_valid && in->moves_data)
 		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti->path,

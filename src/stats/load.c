@@ -309,6 +309,11 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	    get_bool(l, w, o, "encrypted", &t->encrypted) ||
 	    get_bool(l, w, o, "cow", &t->cow))
 		return -EINVAL;
+	/* newer than the rest, and only for a loop device */
+	t->loop_dio = -1;
+	if (json_object_get(o, "loop_direct_io") &&
+	    get_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
+		return -EINVAL;
 	return 0;
 }
 

@@ -211,6 +211,8 @@ static void probe_queue(struct target_info *t)
 				 !strcmp(buf, "write through") ? 0 : -1;
 	v = read_num(-1, sys, "queue/discard_max_bytes");
 	t->discard = v < 0 ? -1 : v > 0;
+	v = strncmp(t->disk, "loop", 4) ? -1 : read_num(-1, sys, "loop/dio");
+	t->loop_dio = v == 0 || v == 1 ? (int)v : -1;
 	sysfs_read(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
 	/* SCSI/ATA keep the serial in binary VPD pages; what sysfs has as
 	 * text: NVMe device/serial, virtio's own serial, or a world-wide id */
@@ -529,6 +531,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	t->max_sectors_kb = -1;
 	t->write_cache = -1;
 	t->discard = -1;
+	t->loop_dio = -1;
 	if (err && errlen)
 		err[0] = '\0';
 
