@@ -93,14 +93,20 @@ done
 # Many jobs and no ramp: the device counters' start sample predates the
 # windows, so the device moved at least every byte they counted (and no
 # "page cache?" warning, which once came from a late start sample). The
-# same after a ramp: the sample is taken a moment before the ramp ends.
+# same after a ramp: the sample is taken a moment before the ramp ends;
+# but the requests in flight when a window opens (at most qd per job) were
+# sent during the ramp, and the device may have counted them before its
+# sample while the window counts them when they are reaped: that much less
+# is allowed then, and no more.
 for ramp in 0 200ms; do
 	"$DISKBENCH" --test rand-read,seq-read --jobs 32 --qd 4 --bs 4k --runtime 100ms \
 		--ramp "$ramp" --quiet --json "$WORK/jobs.json" "$LOOP_DEV" 2>"$WORK/jobs.err" ||
 		fail "--jobs 32 --ramp $ramp: exit $?: $(cat "$WORK/jobs.err")"
 	grep -q "did not reach the device" "$WORK/jobs.err" &&
 		fail "--jobs 32 --ramp $ramp: $(cat "$WORK/jobs.err")"
-	json "$WORK/jobs.json" 'all(t["device"]["read_bytes"] >= t["bytes"] for t in d["tests"])' |
+	slack=0
+	[ "$ramp" = 0 ] || slack=$((32 * 4 * 4096))
+	json "$WORK/jobs.json" "all(t['device']['read_bytes'] >= t['bytes'] - $slack for t in d['tests'])" |
 		grep -qx True || fail "--jobs 32 --ramp $ramp: the device moved less than was counted: \
 $(json "$WORK/jobs.json" '[(t["bytes"], t["device"]["read_bytes"]) for t in d["tests"]]')"
 	echo "ok   --jobs 32 --ramp $ramp: device bytes >= counted bytes"
