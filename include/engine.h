@@ -27,6 +27,15 @@ struct io_req {
 struct engine_ctx {
 	int fd;			/* open target; -1 for engines with ENGINE_F_NO_IO */
 	unsigned qd;		/* most requests the runner keeps in flight */
+	/* The requests' buffers, set before init(): qd of buf_len bytes,
+	 * contiguous from bufs (slot idx at bufs + idx x buf_len), for an
+	 * engine that registers them with the kernel (io_uring's fixed
+	 * buffers); bufs NULL: none to register. */
+	void *bufs;
+	size_t buf_len;
+	/* init() may say here, in one line, what it could not use and why
+	 * (e.g. fixed buffers refused by RLIMIT_MEMLOCK); "" when nothing. */
+	char note[160];
 	void *priv;		/* engine private state, owned by init/cleanup */
 };
 
@@ -45,8 +54,10 @@ struct engine_ops {
 	const char *desc;
 	unsigned flags;		/* enum engine_flags */
 
-	/* Does this engine work on this machine right now? 0 if yes; else
-	 * -errno with a one-line human reason written to why. Never prints. */
+	/* Does this engine work on this machine right now? 0 if yes (and
+	 * why may then hold a note on a part that does not: io_uring's fixed
+	 * buffers); else -errno with a one-line human reason written to why.
+	 * Never prints. */
 	int (*probe)(char *why, size_t whylen);
 
 	/* Per-worker setup for ctx->qd requests: allocates ctx->priv.

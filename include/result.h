@@ -53,6 +53,8 @@ struct test_result {
 	char name[64];		/* e.g. "rand-read 4k qd32" */
 	const char *workload;	/* static string: the workload name */
 	const char *engine;	/* static string: the engine that ran */
+	char engine_note[160];	/* what the engine could not use, and why (its
+				 * workers' engine_ctx.note); "" when nothing */
 	uint32_t bs, qd, jobs;
 	bool direct;		/* O_DIRECT in effect */
 	bool drop_behind;	/* buffered, run as if the file were larger than RAM

@@ -20,10 +20,13 @@ static int list_engines(void)
 			printf("%-10s %-4s %s\n", t[i].name, "no", t[i].missing);
 			continue;
 		}
-		if (t[i].ops->probe(why, sizeof(why)) < 0)
+		if (t[i].ops->probe(why, sizeof(why)) < 0) {
 			printf("%-10s %-4s %s\n", t[i].name, "no", why);
-		else
-			printf("%-10s %-4s %s\n", t[i].name, "yes", t[i].ops->desc);
+			continue;
+		}
+		printf("%-10s %-4s %s\n", t[i].name, "yes", t[i].ops->desc);
+		if (why[0])	/* works, but not all of it */
+			printf("%-15s note: %s\n", "", why);
 	}
 	printf("auto picks the first working engine of io_uring, libaio, sync.\n");
 	return EXIT_OK;

@@ -343,6 +343,8 @@ static int worker_setup(struct worker *w)
 			return worker_fail(w, w->ctx.fd, w->where->data.name);
 	}
 	w->db.fd = w->ctx.fd;
+	w->ctx.bufs = w->ctx.fd >= 0 ? w->bufs : NULL;
+	w->ctx.buf_len = s->bs;
 	ret = s->engine->init(&w->ctx);
 	w->engine_ready = true;
 	if (ret)
@@ -662,6 +664,8 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 			out->first_error_offset = w->first_error_offset;
 		}
 		out->errors += w->errors;
+		if (w->ctx.note[0] && !out->engine_note[0])
+			snprintf(out->engine_note, sizeof(out->engine_note), "%s", w->ctx.note);
 		cpu_user += w->cpu_user_ns;
 		cpu_sys += w->cpu_sys_ns;
 		if (w->t_end - w->t_start > window)

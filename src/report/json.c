@@ -352,6 +352,8 @@ static void json_test(struct jw *w, const struct test_result *t)
 		jw_null(w, "device");
 	}
 	jw_bool(w, "cached", t->cached);
+	if (t->engine_note[0])
+		jw_field(w, "engine_note", t->engine_note);
 	/* --trim: what was discarded before the test */
 	if (t->trim.method) {
 		jw_open(w, "trim", '{', true);

@@ -310,7 +310,7 @@ static void text_table(struct textw *w, const struct run_result *r)
 static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
-	       t->drifted;
+	       t->drifted || t->engine_note[0];
 }
 
 static void text_notes(struct textw *w, const struct test_result *t)
@@ -327,6 +327,9 @@ static void text_notes(struct textw *w, const struct test_result *t)
 		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
 			  "from device for %s MB requested)", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+	if (t->engine_note[0])
+		text_line(w, "  ", 4, "%.*s: %s: %.*s", FLD(t->name), t->engine ? t->engine : "engine",
+			  FLD(t->engine_note));
 	if (t->trim.method)
 		text_line(w, "  ", 4, "%.*s: trimmed before it (--trim): %s MB, %s", FLD(t->name),
 			  fmt_mb(t->trim.bytes, a, sizeof(a)),

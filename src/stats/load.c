@@ -587,6 +587,10 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
 		return -EINVAL;
 
+	/* Newer than the rest: absent when the engine had nothing to say. */
+	if (json_object_get(o, "engine_note") &&
+	    get_str(l, w, o, "engine_note", t->engine_note, sizeof(t->engine_note)))
+		return -EINVAL;
 	/* Newer than the rest: absent when nothing was trimmed. */
 	trim = json_object_get(o, "trim");
 	if (trim) {
