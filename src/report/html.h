@@ -51,4 +51,48 @@ void html_fact_num(struct svg *w, const char *name, const char *key, const char 
 /* A legend: one entry per series, a swatch of its colour and its name. */
 void html_legend(struct svg *w, const char *const *names, unsigned n);
 
+/* ---- html_ratio.c: a ratio plot ---------------------------------------------- */
+
+/* A row's verdict, already read in the plot's direction: better is good. */
+enum html_verdict { HTML_SAME, HTML_BETTER, HTML_WORSE, HTML_UNJUDGED };
+
+/* One row: a ratio to 1.0 and its interval. */
+struct html_ratio_row {
+	const char *label;	/* at the left (escaped when written) */
+	double ratio;		/* the dot; none where not > 0 or not finite */
+	double lo, hi;		/* its interval; no bar where lo is not > 0 or either
+				 * is not finite */
+	enum html_verdict verdict;	/* the colour: better green, worse red, else grey */
+	bool dashed;		/* the bar is a range (low confidence), not an interval */
+	const char *attrs;	/* attributes the dot carries first ("data-test=\"3\"");
+				 * NULL: none */
+};
+
+/* A plot of n rows, top to bottom. */
+struct html_ratio_plot {
+	const char *id;		/* the <svg>'s id */
+	const char *title;	/* its <title> */
+	const char *axis;	/* the x axis's title: "IOPS after / before" */
+	double noise;		/* the band: 0.03 shades 0.97x .. 1.03x */
+	bool lower_better;	/* the direction: left (a ratio < 1) is better */
+	const struct html_ratio_row *rows;
+	unsigned n;
+};
+
+/*
+ * <svg class="chart ratio" id=ID>: a log axis of ratios reaching at least
+ * 0.8x .. 1.25x and every drawn ratio and interval, its ticks on a fixed
+ * ladder of steps (0.5x 0.9x 1x 1.1x 2x ...), titled "AXIS (log scale;
+ * right is better)" (left when lower_better); the noise band shaded (a
+ * <rect class="band"> with data-lo and data-hi: 1 -+ noise, as JSON
+ * numbers), a line at 1.0; per row its label, its interval as a
+ * horizontal error bar (class "err VERDICT", "range" too when dashed), a
+ * dot (class "dot VERDICT", with the row's attrs, then data-value,
+ * data-lo, data-hi: ratio, lo, hi as JSON numbers, null when not finite,
+ * and data-verdict: better, worse, ~ or none) and the ratio as "1.23x".
+ * VERDICT is better, worse or same (for ~ and unjudged alike). Writes
+ * through w (its error sticks there).
+ */
+void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p);
+
 #endif

@@ -1,20 +1,16 @@
 /* html_compare.c - the HTML report of a comparison: both sides' facts, the table, the ratio plots. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
 #include "html.h"
 #include "json_writer.h"
 #include "report.h"
-
-/* A ratio plot: names at the left, a log axis of ratios, a row per test. */
-#define RW 560
-#define ROWH 26
-#define RTOP 10
-#define RBOTTOM 44
 
 static int render_json(FILE *f, const void *c)
 {
@@ -167,134 +163,48 @@ static const char *verdict_class(const struct compare_value *v)
 	return v->verdict == CMP_BETTER ? "better" : v->verdict == CMP_WORSE ? "worse" : "same";
 }
 
-static const char *verdict_json(const struct compare_value *v)
-{
-	return v->verdict == CMP_BETTER ? "better" : v->verdict == CMP_WORSE ? "worse" :
-	       v->verdict == CMP_SAME ? "~" : "none";
-}
-
 /* The ratio a plot shows for v: of the runs' medians, else of the figures. */
 static double shown_ratio(const struct compare_value *v)
 {
 	return isfinite(v->med_ratio) && v->med_ratio > 0 ? v->med_ratio : v->ratio;
 }
 
-/* The ratios an axis may have a tick at; the fine ones only over a narrow range. */
-static const double ladder[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1,
-				 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100 };
-#define NLADDER (sizeof(ladder) / sizeof(ladder[0]))
-
-/* [lo, hi] widened to the ladder's steps around them (within its ends). */
-static void ratio_ends(double *lo, double *hi)
+static enum html_verdict plot_verdict(const struct compare_value *v)
 {
-	unsigned i;
-
-	for (i = NLADDER; i-- > 0;)
-		if (ladder[i] <= *lo) {
-			*lo = ladder[i];
-			break;
-		}
-	for (i = 0; i < NLADDER; i++)
-		if (ladder[i] >= *hi) {
-			*hi = ladder[i];
-			break;
-		}
-}
-
-static unsigned ratio_ticks(double lo, double hi, double *t)
-{
-	static const double fine[] = { 0.8, 0.9, 1.1, 1.25, 1.5, 3 };
-	bool wide = hi / lo > 6;
-	unsigned n = 0, i, k;
-
-	for (i = 0; i < NLADDER && n < SVG_MAXTICKS; i++) {
-		bool skip = false;
-
-		for (k = 0; wide && k < sizeof(fine) / sizeof(fine[0]); k++)
-			skip |= ladder[i] == fine[k];
-		if (!skip && ladder[i] >= lo && ladder[i] <= hi)
-			t[n++] = ladder[i];
-	}
-	return n;
+	return v->verdict == CMP_BETTER ? HTML_BETTER : v->verdict == CMP_WORSE ? HTML_WORSE :
+	       v->verdict == CMP_SAME ? HTML_SAME : HTML_UNJUDGED;
 }
 
 static void ratio_plot(struct svg *w, const struct compare *c, const struct compare_pair *p,
 		       unsigned pi, enum compare_metric m)
 {
-	double lo = 1 - c->noise, hi = 1 + c->noise, ticks[SVG_MAXTICKS], left, cy, x0, x1, y0, y1;
-	unsigned maxname = 4, nt, i;
-	struct svg_axis x, y;
-	char id[48], attrs[320], n1[64], n2[64], n3[64], cls[32], lab[32];
+	struct html_ratio_row *rows = calloc(p->ntests ? p->ntests : 1, sizeof(*rows));
+	char id[48], (*attrs)[64] = calloc(p->ntests ? p->ntests : 1, sizeof(*attrs));
 	bool thr = m == CMP_IOPS;
 
-	for (i = 0; i < p->ntests; i++) {
-		const struct compare_value *v = &p->tests[i].m[m];
-		double r = shown_ratio(v);
-		size_t len = strnlen(p->tests[i].before->name, sizeof(p->tests[i].before->name));
-
-		if (len > maxname)
-			maxname = (unsigned)len;
-		if (r > 0 && isfinite(r)) {
-			lo = fmin(lo, r);
-			hi = fmax(hi, r);
-		}
-		if (v->lo > 0 && isfinite(v->lo) && isfinite(v->hi)) {
-			lo = fmin(lo, v->lo);
-			hi = fmax(hi, v->hi);
-		}
+	if (!rows || !attrs) {
+		if (!w->err)
+			w->err = -ENOMEM;
+		goto out;
 	}
-	/* at least 0.8x .. 1.25x, a little room beyond the extremes, the ends
-	 * on ticks */
-	lo = fmin(lo / 1.04, 0.8);
-	hi = fmax(hi * 1.04, 1.25);
-	ratio_ends(&lo, &hi);
-	nt = ratio_ticks(lo, hi, ticks);
-	left = fmin(230, fmax(90, 14 + 6.3 * maxname));
-	svg_axis_ticks(&x, SVG_LOG, lo, hi, ticks, nt, SVG_F_RATIO);
-	svg_axis_place(&x, left, RW - 44);	/* room for the last value label */
-	svg_axis_ticks(&y, SVG_LIN, 0, p->ntests, NULL, 0, SVG_F_SI);
-	svg_axis_place(&y, RTOP + ROWH * p->ntests, RTOP);
+	for (unsigned i = 0; i < p->ntests; i++) {
+		const struct compare_value *v = &p->tests[i].m[m];
 
+		snprintf(attrs[i], sizeof(attrs[i]), "data-test=\"%u\" data-metric=\"%s\"", i,
+			 compare_metrics[m].key);
+		rows[i] = (struct html_ratio_row){ .label = p->tests[i].before->name,
+						   .ratio = shown_ratio(v), .lo = v->lo, .hi = v->hi,
+						   .verdict = plot_verdict(v),
+						   .dashed = v->low_confidence, .attrs = attrs[i] };
+	}
 	snprintf(id, sizeof(id), "chart-ratio-%u-%s", pi, thr ? "iops" : "p99");
-	svg_open(w, id, "chart ratio", RW, RTOP + ROWH * (int)p->ntests + RBOTTOM,
-		 thr ? "IOPS after / before, per test" : "p99 latency after / before, per test");
-	/* the noise band, then the grid over it, then the line at 1.0 */
-	x0 = svg_axis_px(&x, 1 - c->noise);
-	x1 = svg_axis_px(&x, 1 + c->noise);
-	snprintf(attrs, sizeof(attrs), "data-lo=\"%s\" data-hi=\"%s\"",
-		 jw_num_double(1 - c->noise, n1, sizeof(n1)), jw_num_double(1 + c->noise, n2,
-									 sizeof(n2)));
-	svg_rect(w, x0, y.p1, x1, y.p0, "band", attrs);
-	svg_frame(w, &x, &y, thr ? "IOPS after / before (log scale; right is better)" :
-		  "p99 after / before (log scale; left is better)", NULL);
-	y0 = y.p1;
-	y1 = y.p0;
-	svg_line(w, svg_axis_px(&x, 1), y0, svg_axis_px(&x, 1), y1, "one");
-	for (i = 0; i < p->ntests; i++) {
-		const struct compare_value *v = &p->tests[i].m[m];
-		double r = shown_ratio(v);
-
-		cy = RTOP + ROWH * (i + 0.5);
-		svg_text(w, left - 6, cy + 4, "end", "name", p->tests[i].before->name);
-		if (!(r > 0) || !isfinite(r))
-			continue;
-		snprintf(cls, sizeof(cls), "err %s%s", verdict_class(v),
-			 v->low_confidence ? " range" : "");
-		if (v->lo > 0 && isfinite(v->lo) && isfinite(v->hi))
-			svg_errbar(w, false, cy, svg_axis_px(&x, v->lo), svg_axis_px(&x, v->hi), 5, cls);
-		snprintf(attrs, sizeof(attrs), "data-test=\"%u\" data-metric=\"%s\" data-value=\"%s\" "
-			 "data-lo=\"%s\" data-hi=\"%s\" data-verdict=\"%s\"", i,
-			 compare_metrics[m].key, jw_num_double(r, n1, sizeof(n1)),
-			 jw_num_double(v->lo, n2, sizeof(n2)), jw_num_double(v->hi, n3, sizeof(n3)),
-			 verdict_json(v));
-		snprintf(cls, sizeof(cls), "dot %s", verdict_class(v));
-		/* row i from the top: y runs from 0 at the bottom to ntests */
-		svg_dot(w, &x, &y, r, p->ntests - (i + 0.5), cls, attrs);
-		snprintf(lab, sizeof(lab), "%.2fx", r);
-		svg_text(w, svg_axis_px(&x, isfinite(v->hi) && v->hi > r ? v->hi : r) + 8, cy + 4,
-			 "start", "vlabel", lab);
-	}
-	svg_close(w);
+	html_ratio_plot(w, &(struct html_ratio_plot){
+		.id = id, .noise = c->noise, .lower_better = !thr, .rows = rows, .n = p->ntests,
+		.title = thr ? "IOPS after / before, per test" : "p99 latency after / before, per test",
+		.axis = thr ? "IOPS after / before" : "p99 after / before" });
+out:
+	free(rows);
+	free(attrs);
 }
 
 /* "1.23k", "812us": the figure of metric m for people. */

@@ -1,0 +1,146 @@
+/* html_ratio.c - a ratio plot: a row per label, each ratio on a log axis with its interval, the noise band. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "html.h"
+#include "json_writer.h"
+
+/* Names at the left, a log axis of ratios, a row per label. */
+#define RW 560
+#define ROWH 26
+#define RTOP 10
+#define RBOTTOM 44
+
+/* The ratios an axis may have a tick at; the fine ones only over a narrow range. */
+static const double ladder[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1,
+				 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100 };
+#define NLADDER (sizeof(ladder) / sizeof(ladder[0]))
+
+/* [lo, hi] widened to the ladder's steps around them (within its ends). */
+static void ratio_ends(double *lo, double *hi)
+{
+	unsigned i;
+
+	for (i = NLADDER; i-- > 0;)
+		if (ladder[i] <= *lo) {
+			*lo = ladder[i];
+			break;
+		}
+	for (i = 0; i < NLADDER; i++)
+		if (ladder[i] >= *hi) {
+			*hi = ladder[i];
+			break;
+		}
+}
+
+static unsigned ratio_ticks(double lo, double hi, double *t)
+{
+	static const double fine[] = { 0.8, 0.9, 1.1, 1.25, 1.5, 3 };
+	bool wide = hi / lo > 6;
+	unsigned n = 0, i, k;
+
+	for (i = 0; i < NLADDER && n < SVG_MAXTICKS; i++) {
+		bool skip = false;
+
+		for (k = 0; wide && k < sizeof(fine) / sizeof(fine[0]); k++)
+			skip |= ladder[i] == fine[k];
+		if (!skip && ladder[i] >= lo && ladder[i] <= hi)
+			t[n++] = ladder[i];
+	}
+	return n;
+}
+
+static const char *verdict_class(enum html_verdict v)
+{
+	return v == HTML_BETTER ? "better" : v == HTML_WORSE ? "worse" : "same";
+}
+
+static const char *verdict_word(enum html_verdict v)
+{
+	return v == HTML_BETTER ? "better" : v == HTML_WORSE ? "worse" :
+	       v == HTML_SAME ? "~" : "none";
+}
+
+static bool drawn(double r)
+{
+	return r > 0 && isfinite(r);
+}
+
+static bool has_interval(const struct html_ratio_row *row)
+{
+	return row->lo > 0 && isfinite(row->lo) && isfinite(row->hi);
+}
+
+void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
+{
+	double lo = 1 - p->noise, hi = 1 + p->noise, ticks[SVG_MAXTICKS], left, cy, x0, x1;
+	unsigned maxname = 4, nt, i;
+	struct svg_axis x, y;
+	char attrs[512], n1[64], n2[64], n3[64], cls[32], lab[32], axis[256];
+
+	for (i = 0; i < p->n; i++) {
+		const struct html_ratio_row *row = &p->rows[i];
+		size_t len = strlen(row->label);
+
+		if (len > maxname)
+			maxname = (unsigned)len;
+		if (drawn(row->ratio)) {
+			lo = fmin(lo, row->ratio);
+			hi = fmax(hi, row->ratio);
+		}
+		if (has_interval(row)) {
+			lo = fmin(lo, row->lo);
+			hi = fmax(hi, row->hi);
+		}
+	}
+	/* at least 0.8x .. 1.25x, a little room beyond the extremes, the ends
+	 * on ticks */
+	lo = fmin(lo / 1.04, 0.8);
+	hi = fmax(hi * 1.04, 1.25);
+	ratio_ends(&lo, &hi);
+	nt = ratio_ticks(lo, hi, ticks);
+	left = fmin(230, fmax(90, 14 + 6.3 * maxname));
+	svg_axis_ticks(&x, SVG_LOG, lo, hi, ticks, nt, SVG_F_RATIO);
+	svg_axis_place(&x, left, RW - 44);	/* room for the last value label */
+	svg_axis_ticks(&y, SVG_LIN, 0, p->n, NULL, 0, SVG_F_SI);
+	svg_axis_place(&y, RTOP + ROWH * p->n, RTOP);
+
+	svg_open(w, p->id, "chart ratio", RW, RTOP + ROWH * (int)p->n + RBOTTOM, p->title);
+	/* the noise band, then the grid over it, then the line at 1.0 */
+	x0 = svg_axis_px(&x, 1 - p->noise);
+	x1 = svg_axis_px(&x, 1 + p->noise);
+	snprintf(attrs, sizeof(attrs), "data-lo=\"%s\" data-hi=\"%s\"",
+		 jw_num_double(1 - p->noise, n1, sizeof(n1)),
+		 jw_num_double(1 + p->noise, n2, sizeof(n2)));
+	svg_rect(w, x0, y.p1, x1, y.p0, "band", attrs);
+	snprintf(axis, sizeof(axis), "%s (log scale; %s is better)", p->axis,
+		 p->lower_better ? "left" : "right");
+	svg_frame(w, &x, &y, axis, NULL);
+	svg_line(w, svg_axis_px(&x, 1), y.p1, svg_axis_px(&x, 1), y.p0, "one");
+	for (i = 0; i < p->n; i++) {
+		const struct html_ratio_row *row = &p->rows[i];
+		double r = row->ratio;
+
+		cy = RTOP + ROWH * (i + 0.5);
+		svg_text(w, left - 6, cy + 4, "end", "name", row->label);
+		if (!drawn(r))
+			continue;
+		snprintf(cls, sizeof(cls), "err %s%s", verdict_class(row->verdict),
+			 row->dashed ? " range" : "");
+		if (has_interval(row))
+			svg_errbar(w, false, cy, svg_axis_px(&x, row->lo), svg_axis_px(&x, row->hi), 5,
+				   cls);
+		snprintf(attrs, sizeof(attrs), "%s%sdata-value=\"%s\" data-lo=\"%s\" data-hi=\"%s\" "
+			 "data-verdict=\"%s\"", row->attrs ? row->attrs : "", row->attrs ? " " : "",
+			 jw_num_double(r, n1, sizeof(n1)), jw_num_double(row->lo, n2, sizeof(n2)),
+			 jw_num_double(row->hi, n3, sizeof(n3)), verdict_word(row->verdict));
+		snprintf(cls, sizeof(cls), "dot %s", verdict_class(row->verdict));
+		/* row i from the top: y runs from 0 at the bottom to n */
+		svg_dot(w, &x, &y, r, p->n - (i + 0.5), cls, attrs);
+		snprintf(lab, sizeof(lab), "%.2fx", r);
+		svg_text(w, svg_axis_px(&x, isfinite(row->hi) && row->hi > r ? row->hi : r) + 8,
+			 cy + 4, "start", "vlabel", lab);
+	}
+	svg_close(w);
+}
