@@ -34,10 +34,14 @@ static void ratio_ends(double *lo, double *hi)
 		}
 }
 
+/* The ticks of [lo, hi]: over more than two decades (a tune's few blocks
+ * give wide intervals) only 0.1x, 0.5x, 1x, 2x and the powers of ten, or
+ * their labels run into each other. */
 static unsigned ratio_ticks(double lo, double hi, double *t)
 {
 	static const double fine[] = { 0.8, 0.9, 1.1, 1.25, 1.5, 3 };
-	bool wide = hi / lo > 6;
+	static const double coarse[] = { 0.02, 0.05, 0.2, 5, 20, 50 };
+	bool wide = hi / lo > 6, vast = hi / lo > 100;
 	unsigned n = 0, i, k;
 
 	for (i = 0; i < NLADDER && n < SVG_MAXTICKS; i++) {
@@ -45,6 +49,8 @@ static unsigned ratio_ticks(double lo, double hi, double *t)
 
 		for (k = 0; wide && k < sizeof(fine) / sizeof(fine[0]); k++)
 			skip |= ladder[i] == fine[k];
+		for (k = 0; vast && k < sizeof(coarse) / sizeof(coarse[0]); k++)
+			skip |= ladder[i] == coarse[k];
 		if (!skip && ladder[i] >= lo && ladder[i] <= hi)
 			t[n++] = ladder[i];
 	}
