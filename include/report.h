@@ -57,6 +57,32 @@ int report_html(FILE *f, const struct run_result *r);
 struct compare;
 int report_compare_html(FILE *f, const struct compare *c);
 
+/*
+ * A tune (tune_result.h; its text and JSON reporters are declared there)
+ * as one HTML page like report_html's: what was tuned and why that queue,
+ * the verdict of every sweep in words (the value recommended, or to keep,
+ * and the reason), whether every setting was put back (or --apply kept
+ * the recommendation, or a signal cut the sweep short) and the udev rule
+ * that keeps a recommendation; the facts (tune, host, target, the queue's
+ * settings before the sweep); per sweep what was swept with which
+ * workload, the drift check of the current value's runs, per test a ratio
+ * plot of each value's throughput and one of its p99 against the current
+ * value (<svg class="chart ratio" id="chart-tune-S-T"> and
+ * "chart-tune-S-T-p99" for sweep S, test T; html_ratio_plot: the
+ * interval, the noise band, coloured only where the verdict is; the
+ * control, the current value again, is a row too), and a table of values
+ * x tests (rate, p99, ratio [interval], verdict). A sweep that did not
+ * finish shows how far it came and no figure. Each figure carries its
+ * JSON number in data-value and its key in data-key, looked up in the
+ * object its nearest data-sweep (sweeps[S]) or data-sweep + data-config +
+ * data-test (that sweep's results entry) names, else the document's
+ * root. The diskbench-tune/1 JSON (report_tune_json) is embedded in
+ * <script type="application/json" id="diskbench-tune">. Renders r only,
+ * runs nothing. Returns 0 or -errno.
+ */
+struct tune_result;
+int report_tune_html(FILE *f, const struct tune_result *r);
+
 /* `diskbench info`: every fact about t, then "writes allowed: yes/no,
  * because ..." from now (the options given) and, when it differs, what
  * --destructive would change (with_destructive). Text, or one JSON document

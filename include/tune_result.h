@@ -96,4 +96,15 @@ void tune_result_free(struct tune_result *r);
 int report_tune_text(FILE *f, const struct tune_result *r);
 int report_tune_json(FILE *f, const struct tune_result *r);
 
+/* What the tune reporters say alike (src/report/tune_fmt.c).
+ * tune_is_control: configuration k (> 0) of s is the current value again,
+ * the A/A control. tune_config_label: "none (current)" for k = 0,
+ * "none (again)" for a control, else the value; returns buf.
+ * tune_udev_rule: the rule that sets every recommended value on r's disk
+ * ("ACTION==\"add|change\", KERNEL==\"sdb\", ATTR{queue/scheduler}=\"none\"")
+ * into buf; false (buf holds no ATTR) when nothing is recommended. */
+bool tune_is_control(const struct tune_sweep *s, unsigned k);
+const char *tune_config_label(const struct tune_sweep *s, unsigned k, char *buf, size_t len);
+bool tune_udev_rule(const struct tune_result *r, char *buf, size_t len);
+
 #endif

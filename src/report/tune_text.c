@@ -34,17 +34,6 @@ static const char *mark(int verdict)
 	return verdict > 0 ? "better" : verdict < 0 ? "worse" : "~";
 }
 
-/* The config's label: its value, and what it is to the baseline. */
-static void label(const struct tune_sweep *s, unsigned k, char *buf, size_t len)
-{
-	if (!k)
-		snprintf(buf, len, "%s (current)", s->configs[0]);
-	else if (!strcmp(s->configs[k], s->configs[0]))
-		snprintf(buf, len, "%s (again)", s->configs[k]);
-	else
-		snprintf(buf, len, "%s", s->configs[k]);
-}
-
 static void sweep_table(struct textw *w, const struct tune_result *r, const struct tune_sweep *s)
 {
 	char lab[TUNE_VALUE_MAX + 16], rate[32], p99[32], ratio[48], pr[48];
@@ -67,7 +56,7 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 		for (unsigned k = 0; k < s->nconfig; k++) {
 			const struct tune_cell *c = &s->cells[k][t];
 
-			label(s, k, lab, sizeof(lab));
+			tune_config_label(s, k, lab, sizeof(lab));
 			if (s->random[t]) {
 				report_fmt_count(c->iops, rate, sizeof(rate) - 5);
 				strcat(rate, " IOPS");
@@ -99,21 +88,8 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 static void keep_it(struct textw *w, const struct tune_result *r)
 {
 	char rule[512];
-	size_t used;
-	bool any = false;
 
-	used = (size_t)snprintf(rule, sizeof(rule), "ACTION==\"add|change\", KERNEL==\"%s\"",
-				r->queue.disk);
-	for (unsigned i = 0; i < r->nsweeps; i++) {
-		const struct tune_sweep *s = &r->sweeps[i];
-
-		if (s->recommended < 0 || used >= sizeof(rule))
-			continue;
-		any = true;
-		used += (size_t)snprintf(rule + used, sizeof(rule) - used, ", ATTR{queue/%s}=\"%s\"",
-					 tune_knob_attr(s->knob), s->configs[s->recommended]);
-	}
-	if (!any)
+	if (!tune_udev_rule(r, rule, sizeof(rule)))
 		return;
 	textw_nl(w);
 	line(w, "", "To keep it after a reboot, a udev rule (for example in "

@@ -14,6 +14,7 @@
 #include "load.h"
 #include "repeat.h"
 #include "report.h"
+#include "tune_result.h"
 
 static char path[64];
 
@@ -63,6 +64,25 @@ static unsigned count(const char *page, const char *what)
 	for (const char *p = page; (p = strstr(p, what)); p += strlen(what))
 		n++;
 	return n;
+}
+
+/* n bytes of an embedded JSON with its \u003c, \u003e and \u0026 undone
+ * (for a JSON with no backslash before them); the caller frees it. */
+static char *unescape(const char *s, size_t n)
+{
+	char *x = calloc(1, n + 1);
+
+	assert_non_null(x);
+	for (size_t i = 0, k = 0; i < n; ) {
+		if (!strncmp(s + i, "\\u003c", 6) || !strncmp(s + i, "\\u003e", 6) ||
+		    !strncmp(s + i, "\\u0026", 6)) {
+			x[k++] = s[i + 5] == 'c' ? '<' : s[i + 5] == 'e' ? '>' : '&';
+			i += 6;
+		} else {
+			x[k++] = s[i++];
+		}
+	}
+	return x;
 }
 
 /* A timeline of n intervals of 100 ms: rate and latency that vary. */
@@ -332,17 +352,7 @@ static void test_embedded(void **state)
 	}
 	/* and the page holds the JSON --json writes, byte for byte once its
 	 * three escapes are undone (this JSON has no backslash before them) */
-	x = calloc(1, n + 1);
-	assert_non_null(x);
-	for (size_t i = 1, k = 0; i < n; ) {
-		if (!strncmp(page + off + i, "\\u003c", 6) || !strncmp(page + off + i, "\\u003e", 6) ||
-		    !strncmp(page + off + i, "\\u0026", 6)) {
-			x[k++] = page[off + i + 5] == 'c' ? '<' : page[off + i + 5] == 'e' ? '>' : '&';
-			i += 6;
-		} else {
-			x[k++] = page[off + i++];
-		}
-	}
+	x = unescape(page + off + 1, n - 1);
 	same("the JSON in the page", x, json);
 	free(x);
 	free(json);
@@ -418,6 +428,298 @@ static void test_write_error(void **state)
 	result_free(&r);
 }
 
+/* ---- a tune's page ------------------------------------------------------------ */
+
+static char *render_tune(int (*fn)(FILE *, const struct tune_result *), const struct tune_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, r), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The page holds what a printf-style format makes. */
+static void has(const char *page, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void has(const char *page, const char *fmt, ...)
+{
+	char want[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	contains(page, want);
+}
+
+/* A verdict of a ratio with its interval: +1, -1 or 0 as given. */
+static struct sweep_verdict verdict(double ratio, double spread, int v)
+{
+	return (struct sweep_verdict){ .ratio = ratio, .lo = ratio / spread, .hi = ratio * spread,
+				       .level = 0.99, .verdict = v };
+}
+
+/* A scheduler sweep, finished: none (current), none again (the control),
+ * mq-deadline (better on rand-read, recommended), bfq (worse); two tests,
+ * one random. And a readahead sweep cut short. */
+static void build_tune(struct tune_result *r)
+{
+	struct tune_sweep *s;
+
+	memset(r, 0, sizeof(*r));
+	r->tool_version = "9.9";
+	snprintf(r->started_at, sizeof(r->started_at), "2026-01-02T03:04:05Z");
+	snprintf(r->host.hostname, sizeof(r->host.hostname), "box<1>");
+	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.1.0-test");
+	r->host.cpus = 4;
+	r->host.memory_bytes = 8ull << 30;
+	snprintf(r->target.path, sizeof(r->target.path), "/dev/loop7");
+	snprintf(r->target.resolved, sizeof(r->target.resolved), "/dev/loop7");
+	r->target.kind = TARGET_BLOCK;
+	snprintf(r->target.kind_detail, sizeof(r->target.kind_detail), "loop");
+	snprintf(r->target.device, sizeof(r->target.device), "loop7");
+	r->target.size_bytes = 128ull << 20;
+	r->target.rotational = r->target.read_ahead_kb = r->target.nr_requests = -1;
+	r->target.max_sectors_kb = r->target.write_cache = r->target.discard = -1;
+	snprintf(r->queue.disk, sizeof(r->queue.disk), "loop7");
+	snprintf(r->queue.why, sizeof(r->queue.why), "loop7 is a loop device: its own queue");
+	snprintf(r->queue.schedulers, sizeof(r->queue.schedulers), "none mq-deadline bfq");
+	r->queue.have[KNOB_SCHEDULER] = r->queue.have[KNOB_READ_AHEAD] = true;
+	snprintf(r->queue.value[KNOB_SCHEDULER], TUNE_VALUE_MAX, "none");
+	snprintf(r->queue.value[KNOB_READ_AHEAD], TUNE_VALUE_MAX, "128");
+	r->nblocks = 5;
+	r->noise = 0.03;
+	r->seed = 12345;
+	r->restored = true;
+	r->nsweeps = 2;
+
+	s = &r->sweeps[0];
+	s->knob = KNOB_SCHEDULER;
+	snprintf(s->workload, sizeof(s->workload), "tune-scheduler");
+	s->nconfig = 4;
+	snprintf(s->configs[0], TUNE_VALUE_MAX, "none");
+	snprintf(s->configs[1], TUNE_VALUE_MAX, "none");
+	snprintf(s->configs[2], TUNE_VALUE_MAX, "mq-deadline");
+	snprintf(s->configs[3], TUNE_VALUE_MAX, "bfq");
+	s->ntests = 2;
+	snprintf(s->tests[0], sizeof(s->tests[0]), "rand-read 4k qd32");
+	snprintf(s->tests[1], sizeof(s->tests[1]), "seq-read 1m qd8");
+	s->random[0] = true;
+	s->planned = (5 * 4 + 2) * 2;
+	for (unsigned i = 0; i < s->planned; i++) {
+		unsigned b = i / 2 % 22;
+		struct tune_trial t = { .config = b && b < 21 ? (b - 1) % 4 : 0, .test = i % 2,
+					.block = b && b < 21 ? (b - 1) / 4 : SWEEP_OUTSIDE,
+					.iops = 1000 + i, .bytes_per_sec = 4096000 + i,
+					.lat_p99_ns = 100000 + i, .runtime_ns = 1000000000, .ops = 1000 + i };
+
+		assert_int_equal(tune_add_trial(s, &t), 0);
+	}
+	s->analyzed = true;
+	s->ncompared = 6;
+	for (unsigned k = 0; k < s->nconfig; k++) {
+		for (unsigned t = 0; t < s->ntests; t++) {
+			struct tune_cell *c = &s->cells[k][t];
+
+			c->iops = 12345.678 * (1 + k) + t;
+			c->bytes_per_sec = c->iops * (t ? 1048576 : 4096);
+			c->lat_p99_ns = 250000 + 1111 * k + 7 * t;
+		}
+	}
+	s->cells[1][0].thr = verdict(1.0123456, 1.02, 0);
+	s->cells[1][1].thr = verdict(0.98765, 1.03, 0);
+	s->cells[2][0].thr = verdict(1.4142, 1.05, 1);
+	s->cells[2][1].thr = verdict(1.01, 1.02, 0);
+	s->cells[3][0].thr = verdict(0.7071, 1.04, -1);
+	s->cells[3][1].thr = verdict(0.9, 1.2, 0);
+	for (unsigned k = 1; k < s->nconfig; k++)
+		for (unsigned t = 0; t < s->ntests; t++)
+			s->cells[k][t].p99 = verdict(1 / s->cells[k][t].thr.ratio, 1.1,
+						     -s->cells[k][t].thr.verdict);
+	s->drift[0] = 0.0125;
+	s->drift[1] = -0.045;
+	s->recommended = 2;
+	snprintf(s->reason, sizeof(s->reason), "mq-deadline: better than none <on> one & worse "
+		 "on none");
+
+	s = &r->sweeps[1];
+	s->knob = KNOB_READ_AHEAD;
+	snprintf(s->workload, sizeof(s->workload), "tune-readahead");
+	s->nconfig = 2;
+	snprintf(s->configs[0], TUNE_VALUE_MAX, "128");
+	snprintf(s->configs[1], TUNE_VALUE_MAX, "4096");
+	s->ntests = 1;
+	snprintf(s->tests[0], sizeof(s->tests[0]), "seq-read 128k qd1");
+	s->planned = (5 * 2 + 2) * 1;
+	s->ntrials = 0;
+	s->recommended = -1;
+	snprintf(s->reason, sizeof(s->reason), "the sweep did not finish: nothing is claimed");
+	assert_int_equal(tune_warn(r, "a warning with <markup> & \"quotes\""), 0);
+}
+
+static void test_tune_page(void **state)
+{
+	struct tune_result r;
+	const struct tune_sweep *s;
+	char *page, *again, *json, *x, n1[64], n2[64], n3[64];
+	const char *start;
+	unsigned values = 0;
+
+	(void)state;
+	build_tune(&r);
+	page = render_tune(report_tune_html, &r);
+	assert_int_equal(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 31), 0);
+	assert_int_equal(strcmp(page + strlen(page) - 8, "</html>\n"), 0);
+	again = render_tune(report_tune_html, &r);
+	same("a tune page rendered twice", page, again);
+	free(again);
+
+	/* nothing it could load; hostile text escaped */
+	assert_int_equal(count(page, "src="), 0);
+	assert_int_equal(count(page, "href="), 0);
+	assert_int_equal(count(page, "://"), 0);
+	assert_int_equal(count(page, "</script>"), 2);
+	contains(page, "<title>diskbench tune: loop7</title>");
+	contains(page, "a warning with &lt;markup&gt; &amp; &quot;quotes&quot;</li>");
+	contains(page, "better than none &lt;on&gt; one &amp; worse on none");
+
+	/* the verdicts: what to use, that all was put back, how to keep it */
+	contains(page, "<li data-sweep=\"0\"><b>scheduler</b>: use <b data-key=\"recommended\">"
+		 "mq-deadline</b>");
+	contains(page, "<li data-sweep=\"1\"><b>read-ahead</b>: <span data-key=\"reason\">the sweep did not finish");
+	contains(page, "Every setting was put back and reads back as it was.");
+	contains(page, "KERNEL==&quot;loop7&quot;, ATTR{queue/scheduler}=&quot;mq-deadline&quot;");
+
+	/* the facts, keyed by their JSON paths */
+	contains(page, "data-key=\"host.hostname\">box&lt;1&gt;</td>");
+	contains(page, "data-key=\"queue.why\">loop7 is a loop device: its own queue</td>");
+	contains(page, "data-key=\"queue.settings.scheduler\">none</td>");
+	contains(page, "data-key=\"queue.settings.read_ahead_kb\">128</td>");
+	contains(page, "data-key=\"restored\">yes</td>");
+	contains(page, "data-key=\"applied\">no</td>");
+	contains(page, "data-key=\"blocks\">5</td>");
+	contains(page, "data-key=\"seed\">12345</td>");
+	has(page, "data-key=\"noise\" data-value=\"%.17g\">", r.noise);
+	has(page, "data-key=\"host.memory_bytes\" data-value=\"%" PRIu64 "\">8.00 GiB</td>",
+	    r.host.memory_bytes);
+	has(page, "data-key=\"target.size_bytes\" data-value=\"%" PRIu64 "\">", r.target.size_bytes);
+	values += 3;
+
+	/* the finished sweep: the table's figures and every dot are the struct's */
+	s = &r.sweeps[0];
+	contains(page, "data-key=\"workload\">tune-scheduler</td>");
+	contains(page, "<span data-key=\"configs.1\">none</span> (again: a control)");
+	has(page, "<span data-key=\"trials_planned\">%u</span>", s->planned);
+	has(page, "<span data-key=\"comparisons\">%u</span>", s->ncompared);
+	for (unsigned t = 0; t < s->ntests; t++) {
+		has(page, "<svg id=\"chart-tune-0-%u\" class=\"chart ratio\"", t);
+		has(page, "<svg id=\"chart-tune-0-%u-p99\" class=\"chart ratio\"", t);
+		has(page, "data-key=\"drift.change.%u\" data-value=\"%.17g\"", t, s->drift[t]);
+		values++;
+		for (unsigned k = 0; k < s->nconfig; k++) {
+			const struct tune_cell *c = &s->cells[k][t];
+
+			has(page, "<tr data-sweep=\"0\" data-config=\"%u\" data-test=\"%u\"><td>%s</td>",
+			    k, t, s->tests[t]);
+			if (s->random[t])
+				has(page, "data-key=\"iops\" data-value=\"%.17g\"", c->iops);
+			else
+				has(page, "data-key=\"bytes_per_sec\" data-value=\"%.17g\"",
+				    c->bytes_per_sec);
+			has(page, "data-key=\"lat_p99_ns\" data-value=\"%" PRIu64 "\"", c->lat_p99_ns);
+			values += 2;
+			if (!k)
+				continue;
+			for (int m = 0; m < 2; m++) {
+				const struct sweep_verdict *v = m ? &c->p99 : &c->thr;
+				int good = m ? -v->verdict : v->verdict;
+				const char *word = good > 0 ? "better" : good < 0 ? "worse" : "~";
+
+				snprintf(n1, sizeof(n1), "%.17g", v->ratio);
+				snprintf(n2, sizeof(n2), "%.17g", v->lo);
+				snprintf(n3, sizeof(n3), "%.17g", v->hi);
+				has(page, "data-key=\"%s.ratio\" data-value=\"%s\" data-lo=\"%s\" "
+				    "data-hi=\"%s\">%.2f [%.2f, %.2f]</td><td data-key=\"%s.verdict\" "
+				    "class=\"%s\">%s</td>", m ? "lat_p99" : "throughput", n1, n2, n3,
+				    v->ratio, v->lo, v->hi, m ? "lat_p99" : "throughput",
+				    good > 0 ? "better" : good < 0 ? "worse" : "same", word);
+				/* the dot of the plot, coloured as the verdict */
+				has(page, "class=\"dot %s\" data-sweep=\"0\" data-config=\"%u\" "
+				    "data-test=\"%u\" data-metric=\"%s\" data-value=\"%s\" data-lo=\"%s\" "
+				    "data-hi=\"%s\" data-verdict=\"%s\"",
+				    good > 0 ? "better" : good < 0 ? "worse" : "same", k, t,
+				    m ? "lat_p99" : "throughput", n1, n2, n3, word);
+				values += 2;
+			}
+		}
+	}
+	/* the control is a row of every plot; the band is the noise band */
+	assert_int_equal(count(page, ">none (again)</text>"), 4);
+	has(page, "class=\"band\" data-lo=\"%.17g\" data-hi=\"%.17g\"", 1 - r.noise, 1 + r.noise);
+	assert_int_equal(count(page, "class=\"band\""), 4);
+	contains(page, "(log scale; right is better)");
+	contains(page, "(log scale; left is better)");
+	/* exactly the figures checked carry a number */
+	assert_int_equal(count(page, "data-value="), values);
+
+	/* the sweep cut short: how far it came, no figure */
+	contains(page, "<section id=\"sweep-1\" class=\"sweep\" data-sweep=\"1\">");
+	contains(page, "0 of <span data-key=\"trials_planned\">12</span> ran");
+	contains(page, "The sweep did not finish");
+	assert_null(strstr(page, "chart-tune-1-"));
+	assert_null(strstr(page, "data-sweep=\"1\" data-config="));
+
+	/* the JSON tune --json writes, in the page, its three escapes aside */
+	json = render_tune(report_tune_json, &r);
+	contains(page, "<script type=\"application/json\" id=\"diskbench-tune\">\n{\n  "
+		 "\"schema\": \"diskbench-tune/1\"");
+	assert_null(strstr(page, "\"reason\": \"mq-deadline: better than none <on>"));
+	contains(page, "\"reason\": \"mq-deadline: better than none \\u003con\\u003e one \\u0026 "
+		 "worse on none\"");
+	start = strstr(page, "id=\"diskbench-tune\">\n") + 21;
+	x = unescape(start, (size_t)(strstr(start, "</script>") - start));
+	same("the JSON in the tune page", x, json);
+	free(x);
+	free(json);
+	free(page);
+	tune_result_free(&r);
+}
+
+/* Not put back, or kept with --apply, or cut short: the page says which. */
+static void test_tune_outcomes(void **state)
+{
+	struct tune_result r;
+	char *page;
+	FILE *f;
+
+	(void)state;
+	build_tune(&r);
+	r.restored = false;
+	page = render_tune(report_tune_html, &r);
+	contains(page, "<p id=\"outcome\" class=\"words warn\">NOT every setting could be put back");
+	free(page);
+	r.applied = true;
+	page = render_tune(report_tune_html, &r);
+	contains(page, "The recommended settings were kept (--apply).");
+	contains(page, "data-key=\"applied\">yes</td>");
+	free(page);
+	r.interrupted = true;
+	r.sweeps[0].recommended = -1;
+	page = render_tune(report_tune_html, &r);
+	contains(page, "Interrupted: the sweep was cut short");
+	assert_null(strstr(page, "id=\"udev\""));
+	free(page);
+	f = fopen("/dev/full", "w");
+	if (f) {
+		assert_int_equal(report_tune_html(f, &r), -ENOSPC);
+		fclose(f);
+	}
+	tune_result_free(&r);
+}
+
 static int setup(void **state)
 {
 	int fd;
@@ -446,6 +748,8 @@ int main(void)
 		cmocka_unit_test(test_find_json),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_tune_page),
+		cmocka_unit_test(test_tune_outcomes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
