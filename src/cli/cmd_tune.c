@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
+#include "report.h"
 #include "runner.h"
 #include "safety.h"
 #include "stage.h"
@@ -51,6 +52,8 @@ static void usage(FILE *f)
 		"  --noise PCT          the band within which a change is no change (default: %.0f)\n"
 		"  --apply              keep the recommended settings (and say so)\n"
 		"  --json FILE          every trial and verdict, schema diskbench-tune/1\n"
+		"  --html FILE          one self-contained page: the verdicts, a ratio plot per\n"
+		"                       test with its intervals, the tables (and the JSON)\n"
 		"  --quiet              no progress, no report on stdout\n"
 		"  --restore [TARGET]   put back what a killed tune left changed\n"
 		"\n"
@@ -67,7 +70,7 @@ struct tune_args {
 	unsigned blocks;
 	double noise;
 	bool apply, restore, quiet, help;
-	const char *json;
+	const char *json, *html;
 	int rargc;			/* what is left for opts_parse */
 	char **rargv;
 };
@@ -145,6 +148,12 @@ static int parse_args(int argc, char **argv, struct tune_args *a)
 				return EXIT_USAGE;
 			}
 			a->json = v;
+		} else if ((v = opt_value(argc, argv, &i, "--html", &missing)) || missing) {
+			if (!v || !*v) {
+				cli_error("tune: --html needs a FILE");
+				return EXIT_USAGE;
+			}
+			a->html = v;
 		} else if ((v = opt_value(argc, argv, &i, "--blocks", &missing)) || missing) {
 			unsigned long n = v ? strtoul(v, &end, 10) : 0;
 
@@ -186,7 +195,7 @@ struct tune_ctx {
 	struct plan all;		/* every test of every sweep: the stage's */
 	struct stage stage;
 	struct tune_result r;
-	struct cli_output out;
+	struct cli_output out[2];	/* --json, --html */
 	bool on_stdout, progress;
 };
 
@@ -623,6 +632,11 @@ static int render_tune_json(FILE *f, const void *r)
 	return report_tune_json(f, r);
 }
 
+static int render_tune_html(FILE *f, const void *r)
+{
+	return report_tune_html(f, r);
+}
+
 /* Options, the target, its queue, the sweeps' plans: nothing changed yet. */
 static int prepare(struct tune_ctx *c, int argc, char **argv)
 {
@@ -648,7 +662,7 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 							   "profile", NULL }; *o; o++) {
 		if (opts_given(&c->cli, *o)) {
 			cli_error("tune: --%s is a run option tune does not take (--workload, "
-				  "--blocks and --json are tune's)", *o);
+				  "--blocks, --json and --html are tune's)", *o);
 			return EXIT_USAGE;
 		}
 	}
@@ -661,9 +675,11 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	target = pos[0];
-	c->out = (struct cli_output){ .opt = "--json", .path = c->a.json,
-				      .render = render_tune_json };
-	ret = cli_check_outputs(&c->out, 1, &c->on_stdout);
+	c->out[0] = (struct cli_output){ .opt = "--json", .path = c->a.json,
+					 .render = render_tune_json };
+	c->out[1] = (struct cli_output){ .opt = "--html", .path = c->a.html,
+					 .render = render_tune_html };
+	ret = cli_check_outputs(c->out, 2, &c->on_stdout);
 	if (ret)
 		return ret;
 	ret = engine_pick(c->cli.engine, &c->e, err, sizeof(err));
@@ -799,7 +815,7 @@ int cmd_tune(int argc, char **argv)
 			status = keep_recommended(&c);
 		if (!c.a.quiet && !c.on_stdout)
 			report_tune_text(stdout, &c.r);
-		if (cli_write_outputs(&c.out, 1, &c.r) != EXIT_OK && status == EXIT_OK)
+		if (cli_write_outputs(c.out, 2, &c.r) != EXIT_OK && status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}
 	if (c.journaled)
