@@ -29,9 +29,10 @@ int result_load(const char *path, struct run_result *r, char *err, size_t errlen
  * other than a BOM or white space is '<'): the text of the element
  * <script type="application/json" id="diskbench-result"> that report_html
  * writes, at *off, *n bytes long, starting on line *line of the file (so
- * that a parse error names the file's own line); on a comparison's page,
- * which has none, its id="diskbench-compare" document (which result_load
- * then names as not a run's result). Returns 0; -ENOENT for an
+ * that a parse error names the file's own line); on a comparison's or a
+ * tune's page, which have none, its id="diskbench-compare" or
+ * id="diskbench-tune" document (which result_load then names as not a
+ * run's result). Returns 0; -ENOENT for an
  * HTML page with no such element, -EINVAL for one it does not close.
  * result_load reads both kinds of file through it.
  */

@@ -5,10 +5,11 @@
 #include "load.h"
 
 /* What report_html writes around the JSON (html.c, html_run.c); a
- * comparison's page (report_compare_html) holds its own document, which
- * the loader then names. */
+ * comparison's page (report_compare_html) and a tune's (report_tune_html)
+ * hold their own documents, which the loader then names. */
 static const char embed_id[] = "id=\"diskbench-result\"";
-static const char embed_compare_id[] = "id=\"diskbench-compare\"";
+static const char *const embed_other_ids[] = { "id=\"diskbench-compare\"",
+					       "id=\"diskbench-tune\"" };
 static const char embed_end[] = "</script";
 
 static int line_of(const char *buf, size_t off)
@@ -35,8 +36,8 @@ int result_find_json(const char *buf, size_t len, size_t *off, size_t *n, int *l
 	if (i >= len || buf[i] != '<')
 		return 0;	/* JSON (or not: the parser says what is wrong) */
 	id = memmem(buf, len, embed_id, sizeof(embed_id) - 1);
-	if (!id)
-		id = memmem(buf, len, embed_compare_id, sizeof(embed_compare_id) - 1);
+	for (size_t k = 0; !id && k < sizeof(embed_other_ids) / sizeof(embed_other_ids[0]); k++)
+		id = memmem(buf, len, embed_other_ids[k], strlen(embed_other_ids[k]));
 	if (!id)
 		return -ENOENT;
 	start = memchr(id, '>', len - (size_t)(id - buf));

@@ -564,7 +564,8 @@ static void test_tune_page(void **state)
 {
 	struct tune_result r;
 	const struct tune_sweep *s;
-	char *page, *again, *json, *x, n1[64], n2[64], n3[64];
+	struct run_result loaded;
+	char *page, *again, *json, *x, n1[64], n2[64], n3[64], err[512];
 	const char *start;
 	unsigned values = 0;
 
@@ -683,6 +684,11 @@ static void test_tune_page(void **state)
 	x = unescape(start, (size_t)(strstr(start, "</script>") - start));
 	same("the JSON in the tune page", x, json);
 	free(x);
+	/* which report and compare name as not a run's result */
+	save(page);
+	assert_int_equal(result_load(path, &loaded, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, "a \"diskbench-tune/1\" document, not a run's result"))
+		fail_msg("loading a tune page: %s", err);
 	free(json);
 	free(page);
 	tune_result_free(&r);
