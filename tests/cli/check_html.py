@@ -19,6 +19,17 @@
       the verdict is better or worse, a noise band of the JSON's width, a
       table whose figures are the JSON's; with --side (the results in the
       order compared) the facts of each side are theirs.
+  check_html.py tune PAGE [--json FILE] [--max-bytes N]
+      PAGE is the file tune --html wrote (or its DOM): its embedded
+      diskbench-tune/1 document (equal to FILE), nothing that loads, every
+      figure with a data-key equal to the JSON's (looked up in the
+      sweep its nearest data-sweep names, or in that sweep's results entry
+      of data-config and data-test, else in the document), a throughput
+      and a p99 ratio plot per test of each finished sweep (and no other
+      chart), each with a noise band of the JSON's width and a dot per
+      value but the current one carrying its ratio, interval and verdict
+      as the JSON has them, coloured only where the verdict is better or
+      worse; a table row per value and test of each finished sweep.
   check_html.py png PNG [--min-colours N]
       PNG (8-bit RGB or RGBA, as chromium --screenshot writes) is not
       blank: decoded with zlib and unfiltered, it has at least N distinct
@@ -74,6 +85,11 @@ def lookup(obj, path):
     """obj's value at a dotted path whose keys may hold dots ("percentiles.99.9")."""
     if not path:
         return obj
+    if isinstance(obj, list):
+        head, _, rest = path.partition(".")
+        if not head.isdigit() or int(head) >= len(obj):
+            raise KeyError(path)
+        return lookup(obj[int(head)], rest)
     if isinstance(obj, dict):
         if path in obj:
             return obj[path]
@@ -365,6 +381,99 @@ def check_compare(args):
     return 0
 
 
+def check_tune(args):
+    bad, els, d = open_page(args, "diskbench-tune")
+    if d is None:
+        return 1
+    checked = 0
+    sweeps = d["sweeps"]
+
+    def entry(s, k, t):
+        return next(e for e in s["results"] if e["config"] == k and e["test"] == t)
+
+    def scope(e):
+        """The JSON object e's data-key is a key of: its nearest data-sweep's."""
+        for x in [e] + e["parents"][::-1]:
+            a = x["attrs"]
+            if "data-sweep" in a:
+                s = sweeps[int(a["data-sweep"])]
+                if "data-config" in a:
+                    return entry(s, int(a["data-config"]), int(a["data-test"]))
+                return s
+        return d
+
+    for e in els:
+        key = e["attrs"].get("data-key")
+        if key is None:
+            continue
+        try:
+            v = lookup(scope(e), key)
+        except (KeyError, StopIteration):
+            bad.append("%s: no such key in the JSON" % key)
+            continue
+        if not cell_matches(e, v):
+            bad.append("%s: page %r, JSON %r" % (key, e["attrs"].get("data-value", text(e)), v))
+        for attr, sub in (("data-lo", "ci_low"), ("data-hi", "ci_high")):
+            if attr in e["attrs"] and e["tag"] == "td":
+                w = lookup(scope(e), key.rsplit(".", 1)[0] + "." + sub)
+                if not same_value(e["attrs"][attr], w):
+                    bad.append("%s %s: page %s, JSON %r" % (key, attr, e["attrs"][attr], w))
+        checked += 1
+
+    svgs = {e["attrs"].get("id"): e for e in els if e["tag"] == "svg" and e["attrs"].get("id")}
+    want = []
+    for si, s in enumerate(sweeps):
+        if not s["analyzed"]:
+            continue
+        rows = [e for e in els if e["tag"] == "tr" and e["attrs"].get("data-sweep") == str(si)
+                and "data-config" in e["attrs"]]
+        if len(rows) != len(s["configs"]) * len(s["tests"]):
+            bad.append("sweep %d: %d table rows for %d values x %d tests" % (
+                si, len(rows), len(s["configs"]), len(s["tests"])))
+        for ti, name in enumerate(s["tests"]):
+            for metric, suffix in (("throughput", ""), ("lat_p99", "-p99")):
+                cid = "chart-tune-%d-%d%s" % (si, ti, suffix)
+                want.append(cid)
+                if cid not in svgs:
+                    bad.append("no <svg id=%s>" % cid)
+                    continue
+                inside = [e for e in els if svgs[cid] in e["parents"]]
+                band = [e for e in inside if e["tag"] == "rect" and
+                        "band" in e["attrs"].get("class", "").split()]
+                if len(band) != 1 or not same_value(band[0]["attrs"]["data-lo"], 1 - d["noise"]) \
+                        or not same_value(band[0]["attrs"]["data-hi"], 1 + d["noise"]):
+                    bad.append("%s: no noise band of +-%g" % (cid, d["noise"]))
+                dots = {int(e["attrs"]["data-config"]): e for e in inside
+                        if e["attrs"].get("data-metric") == metric}
+                if sorted(dots) != list(range(1, len(s["configs"]))):
+                    bad.append("%s: dots for values %s" % (cid, sorted(dots)))
+                for k, e in dots.items():
+                    m = entry(s, k, ti)[metric]
+                    for attr, w in (("data-value", m["ratio"]), ("data-lo", m["ci_low"]),
+                                    ("data-hi", m["ci_high"])):
+                        if not same_value(e["attrs"][attr], w):
+                            bad.append("%s, value %d: %s %s, JSON %r" % (cid, k, attr, e["attrs"][attr], w))
+                    if e["attrs"]["data-verdict"] != m["verdict"]:
+                        bad.append("%s, value %d: verdict %s, JSON %s" % (
+                            cid, k, e["attrs"]["data-verdict"], m["verdict"]))
+                    cls = set(e["attrs"].get("class", "").split())
+                    colour = {"better": "better", "worse": "worse"}.get(m["verdict"], "same")
+                    if colour not in cls or ({"better", "worse", "same"} - {colour}) & cls:
+                        bad.append("%s, value %d: coloured %s for a verdict %s" % (
+                            cid, k, sorted(cls), m["verdict"]))
+                    checked += 4
+    for k in svgs:
+        if k.startswith("chart-") and k not in want:
+            bad.append("<svg id=%s> for a tune that has nothing to show in it" % k)
+    for b in bad:
+        print("FAIL:", b)
+    if bad:
+        return 1
+    print("ok: %s: %d sweeps, %d figures equal to the JSON's, charts %s" % (
+        args.page, len(sweeps), checked, " ".join(sorted(svgs))))
+    return 0
+
+
 def png_pixels(path):
     """(width, height, rows): the unfiltered rows of an 8-bit RGB or RGBA PNG."""
     d = open(path, "rb").read()
@@ -441,11 +550,16 @@ def main():
     pc.add_argument("--json")
     pc.add_argument("--side", action="append", default=[])
     pc.add_argument("--max-bytes", type=int, default=0)
+    pt = sub.add_parser("tune")
+    pt.add_argument("page")
+    pt.add_argument("--json")
+    pt.add_argument("--max-bytes", type=int, default=0)
     pn = sub.add_parser("png")
     pn.add_argument("png")
     pn.add_argument("--min-colours", type=int, default=16)
     args = ap.parse_args()
-    return {"page": check_page, "compare": check_compare, "png": check_png}[args.what](args)
+    return {"page": check_page, "compare": check_compare, "tune": check_tune,
+            "png": check_png}[args.what](args)
 
 
 if __name__ == "__main__":

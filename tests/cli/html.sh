@@ -5,10 +5,13 @@
 # JSON's numbers, loads nothing, and stays under 300 KB for the quick plan
 # with --repeat 5; results saved by earlier versions render too; compare's
 # page plots each ratio with its interval and the noise band, coloured only
-# where the verdict is; a bad path costs one line and no file. Then in
-# headless Chromium: the DOM it builds holds the charts and the same numbers,
-# its screenshots are not blank, it opens in under a second and prints. Only
-# that browser part is skipped (77) without Chromium.
+# where the verdict is; a bad path costs one line and no file. As root, a
+# real short tune on a loop device made here writes its page too: the same
+# checks against its JSON, a ratio plot per test, the queue as it was. Then
+# in headless Chromium: the DOM it builds holds the charts and the same
+# numbers, its screenshots are not blank, it opens in under a second and
+# prints. Only the browser part is skipped (77) without Chromium, and the
+# test ends as a skip (77) after all the rest when it could not tune.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -108,7 +111,77 @@ else
 	msg "note: not root or no tmpfs mount: the full file system was not tried"
 fi
 
-# 6. In a real browser.
+# 6. tune --html: a short sweep of the scheduler on a loop device made here
+# (root, losetup and mq-deadline needed; else the rest runs, and the test
+# ends as a skip). Nothing is asserted about which value wins: the machine
+# is shared and noisy.
+TUNED=
+QUEUE_KNOBS="scheduler max_sectors_kb read_ahead_kb nr_requests nomerges wbt_lat_usec"
+# The queue's settings, one "knob value" a line (the scheduler: the active one).
+queue_state()
+{
+	local a
+	for a in $QUEUE_KNOBS; do
+		[ -r "$QUEUE/$a" ] || continue
+		printf '%s %s\n' "$a" "$(sed 's/.*\[\(.*\)\].*/\1/' "$QUEUE/$a")"
+	done
+}
+# Put back what queue_state printed into FILE, in the order tune writes.
+queue_put_back()
+{
+	local a v
+	while read -r a v; do
+		[ "$(sed 's/.*\[\(.*\)\].*/\1/' "$QUEUE/$a")" = "$v" ] ||
+			echo "$v" >"$QUEUE/$a" 2>/dev/null || msg "warning: cannot put back $a $v"
+	done <"$1"
+}
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
+	make_loop 64 random "$T"
+	QUEUE=/sys/block/$LOOP_NAME/queue
+	if grep -qw mq-deadline "$QUEUE/scheduler"; then
+		queue_state >queue.before
+		at_exit "queue_put_back '$T/queue.before'"
+		mkdir -m 700 journals
+		export DISKBENCH_TUNE_JOURNALS=$T/journals
+		"$DISKBENCH" tune --runtime 200ms --ramp 50ms --blocks 2 --scheduler none,mq-deadline \
+			--quiet --json T.json --html T.html "$LOOP_DEV" >tune.out 2>tune.err ||
+			fail "tune --html: exit $? ($(cat tune.err))"
+		queue_state >queue.after
+		cmp -s queue.before queue.after ||
+			fail "tune left the queue changed: $(diff queue.before queue.after | tr '\n' ' ')"
+		[ -z "$(ls -A journals)" ] || fail "tune left a journal: $(ls -A journals)"
+		[ ! -s tune.out ] || fail "tune --quiet printed: $(head -n 3 tune.out)"
+		ls -A | grep -q '^T\.html\.' && fail "a temporary file was left beside T.html"
+		xmllint --noout T.html || fail "T.html is not well-formed"
+		$CHECK tune T.html --json T.json || fail "T.html against T.json"
+		grep -Eq 'https?://' T.html && fail "T.html holds a URL"
+		[ "$(json T.json '" ".join(s["knob"] + str(s["analyzed"]) for s in d["sweeps"])')" = \
+			"schedulerTrue" ] || fail "tune swept other than the scheduler, or did not finish"
+		ntests=$(json T.json 'len(d["sweeps"][0]["tests"])')
+		[ "$ntests" -ge 1 ] || fail "the scheduler sweep ran no test"
+		for ((i = 0; i < ntests; i++)); do
+			grep -q "<svg id=\"chart-tune-0-$i\" class=\"chart ratio\"" T.html &&
+				grep -q "<svg id=\"chart-tune-0-$i-p99\" class=\"chart ratio\"" T.html ||
+				fail "T.html: no ratio plots of test $i"
+		done
+		# the control (the current value again) is a row of every plot
+		[ "$(grep -o '>none (again)</text>' T.html | wc -l)" -eq $((2 * ntests)) ] ||
+			fail "T.html: the control is not in every plot"
+		expect_usage 'T.html: a "diskbench-tune/1" document, not a run.s result' report T.html
+		# where the page cannot go: exit 2 before the journal or a trial
+		expect_usage "--html $T/missing/T.html: cannot write there: .*No such file" \
+			tune --scheduler none,mq-deadline --html "$T/missing/T.html" "$LOOP_DEV"
+		[ -z "$(ls -A journals)" ] || fail "a refused tune wrote a journal"
+		msg "tune --html: $ntests tests, $(stat -c %s T.html) bytes of HTML"
+		TUNED=1
+	else
+		msg "note: $LOOP_NAME offers no mq-deadline: tune --html was not tried"
+	fi
+else
+	msg "note: not root or no losetup: tune --html was not tried"
+fi
+
+# 7. In a real browser.
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || skip "chromium is not installed: the page was checked without a browser only"
 chrome()
@@ -127,6 +200,13 @@ $CHECK compare k-dom.html --json k.json --side k1.json --side k2.json ||
 chrome --screenshot="$T/k.png" --window-size=1200,1000 "file://$T/k.html" >/dev/null ||
 	fail "chromium --screenshot k.html: exit $?"
 $CHECK png k.png || fail "the screenshot of k.html is blank"
+if [ -n "$TUNED" ]; then
+	chrome --dump-dom "file://$T/T.html" >T-dom.html || fail "chromium --dump-dom T.html: exit $?"
+	$CHECK tune T-dom.html --json T.json || fail "the DOM Chromium built of T.html differs from T.json"
+	chrome --screenshot="$T/T.png" --window-size=1200,2000 "file://$T/T.html" >/dev/null ||
+		fail "chromium --screenshot T.html: exit $?"
+	$CHECK png T.png || fail "the screenshot of T.html is blank"
+fi
 chrome --print-to-pdf="$T/print.pdf" "file://$T/run.html" >/dev/null || fail "printing: exit $?"
 head -c 5 print.pdf | grep -q '%PDF-' || fail "printing made no PDF"
 # the page tree's root counts them all
@@ -152,4 +232,5 @@ empty_ms=$(best empty.html)
 page_ms=$(best run.html)
 msg "chromium: an empty page in $empty_ms ms, the report in $page_ms ms"
 [ $((page_ms - empty_ms)) -lt 1000 ] || fail "the page takes $((page_ms - empty_ms)) ms to open"
+[ -n "$TUNED" ] || skip "all but tune --html checked: it needs root, losetup and mq-deadline"
 echo "ok: $size bytes, $n saved results, $pages printed pages"
