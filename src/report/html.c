@@ -204,3 +204,21 @@ void html_legend(struct svg *w, const char *const *names, unsigned n)
 	}
 	svg_printf(w, "</ul>\n");
 }
+
+void html_warnings(struct svg *w, char *const *warnings, unsigned n)
+{
+	svg_printf(w, "<section id=\"warnings\">\n<h2>Warnings</h2>\n");
+	if (!n) {
+		svg_printf(w, "<p class=\"none\">No warnings.</p>\n</section>\n");
+		return;
+	}
+	svg_printf(w, "<ul class=\"warn\">\n");
+	for (unsigned i = 0; i < n; i++) {
+		const char *s = warnings[i] ? warnings[i] : "";
+
+		svg_printf(w, "<li class=\"warning\">");
+		svg_esc(w, s, strlen(s));
+		svg_printf(w, "</li>\n");
+	}
+	svg_printf(w, "</ul>\n</section>\n");
+}

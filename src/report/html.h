@@ -48,6 +48,10 @@ void html_fact(struct svg *w, const char *name, const char *key, const char *val
 void html_fact_num(struct svg *w, const char *name, const char *key, const char *value,
 		   const char *json_number);
 
+/* <section id="warnings">: each of warnings[0..n) (escaped; NULL as
+ * empty) as an <li class="warning">, or "No warnings." */
+void html_warnings(struct svg *w, char *const *warnings, unsigned n);
+
 /* A legend: one entry per series, a swatch of its colour and its name. */
 void html_legend(struct svg *w, const char *const *names, unsigned n);
 

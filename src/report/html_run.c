@@ -50,24 +50,6 @@ static void page_header(struct svg *w, const struct run_result *r)
 	svg_printf(w, "</p>\n</header>\n");
 }
 
-static void page_warnings(struct svg *w, const struct run_result *r)
-{
-	svg_printf(w, "<section id=\"warnings\">\n<h2>Warnings</h2>\n");
-	if (!r->nwarnings) {
-		svg_printf(w, "<p class=\"none\">No warnings.</p>\n</section>\n");
-		return;
-	}
-	svg_printf(w, "<ul class=\"warn\">\n");
-	for (unsigned i = 0; i < r->nwarnings; i++) {
-		const char *s = r->warnings[i] ? r->warnings[i] : "";
-
-		svg_printf(w, "<li class=\"warning\">");
-		svg_esc(w, s, strlen(s));
-		svg_printf(w, "</li>\n");
-	}
-	svg_printf(w, "</ul>\n</section>\n");
-}
-
 /* ---- the summary table -------------------------------------------------------- */
 
 /* A numeric cell: the human form, the JSON number (key: its path in the
@@ -350,7 +332,7 @@ int report_html(FILE *f, const struct run_result *r)
 		 r->label[0] ? " - " : "", FLD(r->target.path));
 	html_begin(&w, title);
 	page_header(&w, r);
-	page_warnings(&w, r);
+	html_warnings(&w, r->warnings, r->nwarnings);
 	page_summary(&w, r);
 	html_run_charts(&w, r);
 	page_notes(&w, r);

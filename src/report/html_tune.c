@@ -400,22 +400,6 @@ static void page_sweep(struct svg *w, const struct tune_result *r, const struct 
 	svg_printf(w, "</section>\n");
 }
 
-static void page_warnings(struct svg *w, const struct tune_result *r)
-{
-	svg_printf(w, "<section id=\"warnings\">\n<h2>Warnings</h2>\n");
-	if (!r->nwarnings) {
-		svg_printf(w, "<p class=\"none\">No warnings.</p>\n</section>\n");
-		return;
-	}
-	svg_printf(w, "<ul class=\"warn\">\n");
-	for (unsigned i = 0; i < r->nwarnings; i++) {
-		svg_printf(w, "<li class=\"warning\">");
-		svg_esc(w, r->warnings[i], strlen(r->warnings[i]));
-		svg_printf(w, "</li>\n");
-	}
-	svg_printf(w, "</ul>\n</section>\n");
-}
-
 int report_tune_html(FILE *f, const struct tune_result *r)
 {
 	struct svg w = { .f = f };
@@ -429,7 +413,7 @@ int report_tune_html(FILE *f, const struct tune_result *r)
 	page_facts(&w, r);
 	for (unsigned i = 0; i < r->nsweeps; i++)
 		page_sweep(&w, r, &r->sweeps[i], i);
-	page_warnings(&w, r);
+	html_warnings(&w, r->warnings, r->nwarnings);
 	svg_printf(&w, "<footer>\n<p>A sample is one block of a sweep (every value once), never "
 		   "one I/O or one second; rates are medians over the blocks; MB/s = 10^6 bytes/s. "
 		   "This page holds the tune as JSON (the document <code>tune --json</code> writes, "
