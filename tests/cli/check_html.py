@@ -200,6 +200,16 @@ def open_page(args, ident):
     return bad, els, d
 
 
+def finish(bad, ok):
+    """Exit status 1 and a line per problem, or 0 and the ok line."""
+    for b in bad:
+        print("FAIL:", b)
+    if bad:
+        return 1
+    print(ok)
+    return 0
+
+
 def check_page(args):
     bad, els, d = open_page(args, "diskbench-result")
     if d is None:
@@ -298,13 +308,33 @@ def check_page(args):
         if w in figure and not drawn.get(w):
             bad.append("%s draws no value" % w)
 
-    for b in bad:
-        print("FAIL:", b)
-    if bad:
-        return 1
-    print("ok: %s: %d tests, %d figures equal to the JSON's, charts %s" % (
+    return finish(bad, "ok: %s: %d tests, %d figures equal to the JSON's, charts %s" % (
         args.page, len(tests), checked, " ".join(sorted(svgs))))
-    return 0
+
+
+def ratio_plot(els, svg, cid, noise, bad):
+    """The elements inside a ratio plot, after checking its noise band."""
+    inside = [e for e in els if svg in e["parents"]]
+    band = [e for e in inside if e["tag"] == "rect" and "band" in e["attrs"].get("class", "").split()]
+    if len(band) != 1 or not same_value(band[0]["attrs"]["data-lo"], 1 - noise) or \
+            not same_value(band[0]["attrs"]["data-hi"], 1 + noise):
+        bad.append("%s: no noise band of +-%g" % (cid, noise))
+    return inside
+
+
+def ratio_dot(e, what, ratio, low, high, verdict, bad):
+    """A ratio plot's dot carries ratio, interval and verdict, and is coloured
+    only where the verdict is better or worse."""
+    for attr, want in (("data-value", ratio), ("data-lo", low), ("data-hi", high)):
+        if not same_value(e["attrs"][attr], want):
+            bad.append("%s: %s %s, JSON %r" % (what, attr, e["attrs"][attr], want))
+    if e["attrs"]["data-verdict"] != verdict:
+        bad.append("%s: verdict %s, JSON %s" % (what, e["attrs"]["data-verdict"], verdict))
+    cls = set(e["attrs"].get("class", "").split())
+    colour = {"better": "better", "worse": "worse"}.get(verdict, "same")
+    if colour not in cls or ({"better", "worse", "same"} - {colour}) & cls:
+        bad.append("%s: coloured %s for a verdict %s" % (what, sorted(cls), verdict))
+    return 4
 
 
 def check_compare(args):
@@ -324,11 +354,7 @@ def check_compare(args):
             if cid not in svgs:
                 bad.append("no <svg id=%s>" % cid)
                 continue
-            inside = [e for e in els if svgs[cid] in e["parents"]]
-            band = [e for e in inside if e["tag"] == "rect" and "band" in e["attrs"].get("class", "")]
-            if len(band) != 1 or not same_value(band[0]["attrs"]["data-lo"], 1 - noise) or \
-                    not same_value(band[0]["attrs"]["data-hi"], 1 + noise):
-                bad.append("%s: no noise band of +-%g" % (cid, noise))
+            inside = ratio_plot(els, svgs[cid], cid, noise, bad)
             dots = {int(e["attrs"]["data-test"]): e for e in inside if "data-metric" in e["attrs"]}
             for i, t in enumerate(tests):
                 m = t["metrics"][key]
@@ -340,17 +366,8 @@ def check_compare(args):
                     bad.append("%s: no dot for %s" % (cid, t["name"]))
                     continue
                 iv = m["interval"] or {"low": None, "high": None}
-                verdict = m["verdict"] or "none"
-                for attr, want in (("data-value", r), ("data-lo", iv["low"]), ("data-hi", iv["high"])):
-                    if not same_value(e["attrs"][attr], want):
-                        bad.append("%s, %s: %s %s, JSON %r" % (cid, t["name"], attr, e["attrs"][attr], want))
-                if e["attrs"]["data-verdict"] != verdict:
-                    bad.append("%s, %s: verdict %s, JSON %s" % (cid, t["name"], e["attrs"]["data-verdict"], verdict))
-                cls = set(e["attrs"].get("class", "").split())
-                colour = {"better": "better", "worse": "worse"}.get(verdict, "same")
-                if colour not in cls or ({"better", "worse", "same"} - {colour}) & cls:
-                    bad.append("%s, %s: coloured %s for a verdict %s" % (cid, t["name"], sorted(cls), verdict))
-                checked += 4
+                checked += ratio_dot(e, "%s, %s" % (cid, t["name"]), r, iv["low"], iv["high"],
+                                     m["verdict"] or "none", bad)
         rows = [e for e in els if e["tag"] == "tr" and e["attrs"].get("data-pair") == str(pi)]
         if len(rows) != len(tests):
             bad.append("pair %d: %d rows for %d tests" % (pi, len(rows), len(tests)))
@@ -372,13 +389,8 @@ def check_compare(args):
         if not cell_matches(e, v):
             bad.append("side %d, %s: page %r, JSON %r" % (k, e["attrs"]["data-key"], text(e), v))
         checked += 1
-    for b in bad:
-        print("FAIL:", b)
-    if bad:
-        return 1
-    print("ok: %s: %d comparisons, %d figures equal to the JSON's, charts %s" % (
+    return finish(bad, "ok: %s: %d comparisons, %d figures equal to the JSON's, charts %s" % (
         args.page, len(c["compared"]), checked, " ".join(sorted(svgs))))
-    return 0
 
 
 def check_tune(args):
@@ -437,41 +449,20 @@ def check_tune(args):
                 if cid not in svgs:
                     bad.append("no <svg id=%s>" % cid)
                     continue
-                inside = [e for e in els if svgs[cid] in e["parents"]]
-                band = [e for e in inside if e["tag"] == "rect" and
-                        "band" in e["attrs"].get("class", "").split()]
-                if len(band) != 1 or not same_value(band[0]["attrs"]["data-lo"], 1 - d["noise"]) \
-                        or not same_value(band[0]["attrs"]["data-hi"], 1 + d["noise"]):
-                    bad.append("%s: no noise band of +-%g" % (cid, d["noise"]))
+                inside = ratio_plot(els, svgs[cid], cid, d["noise"], bad)
                 dots = {int(e["attrs"]["data-config"]): e for e in inside
                         if e["attrs"].get("data-metric") == metric}
                 if sorted(dots) != list(range(1, len(s["configs"]))):
                     bad.append("%s: dots for values %s" % (cid, sorted(dots)))
                 for k, e in dots.items():
                     m = entry(s, k, ti)[metric]
-                    for attr, w in (("data-value", m["ratio"]), ("data-lo", m["ci_low"]),
-                                    ("data-hi", m["ci_high"])):
-                        if not same_value(e["attrs"][attr], w):
-                            bad.append("%s, value %d: %s %s, JSON %r" % (cid, k, attr, e["attrs"][attr], w))
-                    if e["attrs"]["data-verdict"] != m["verdict"]:
-                        bad.append("%s, value %d: verdict %s, JSON %s" % (
-                            cid, k, e["attrs"]["data-verdict"], m["verdict"]))
-                    cls = set(e["attrs"].get("class", "").split())
-                    colour = {"better": "better", "worse": "worse"}.get(m["verdict"], "same")
-                    if colour not in cls or ({"better", "worse", "same"} - {colour}) & cls:
-                        bad.append("%s, value %d: coloured %s for a verdict %s" % (
-                            cid, k, sorted(cls), m["verdict"]))
-                    checked += 4
+                    checked += ratio_dot(e, "%s, value %d" % (cid, k), m["ratio"], m["ci_low"],
+                                         m["ci_high"], m["verdict"], bad)
     for k in svgs:
         if k.startswith("chart-") and k not in want:
             bad.append("<svg id=%s> for a tune that has nothing to show in it" % k)
-    for b in bad:
-        print("FAIL:", b)
-    if bad:
-        return 1
-    print("ok: %s: %d sweeps, %d figures equal to the JSON's, charts %s" % (
+    return finish(bad, "ok: %s: %d sweeps, %d figures equal to the JSON's, charts %s" % (
         args.page, len(sweeps), checked, " ".join(sorted(svgs))))
-    return 0
 
 
 def png_pixels(path):

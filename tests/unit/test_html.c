@@ -18,16 +18,33 @@
 
 static char path[64];
 
+/* A stream into memory for a reporter (mem_open), and what it wrote once
+ * the reporter returned ret (mem_done: 0 is asserted; the caller frees). */
+static FILE *mem_open(char **buf, size_t *len)
+{
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	assert_non_null(f);
+	return f;
+}
+
+static char *mem_done(FILE *f, int ret, char *const *buf)
+{
+	assert_int_equal(ret, 0);
+	assert_int_equal(fclose(f), 0);
+	return *buf;
+}
+
 static char *render(int (*fn)(FILE *, const struct run_result *), const struct run_result *r)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
+	size_t len;
+	FILE *f = mem_open(&buf, &len);
 
-	assert_non_null(f);
-	assert_int_equal(fn(f, r), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
+	return mem_done(f, fn(f, r), &buf);
 }
 
 static void save(const char *text)
@@ -83,6 +100,21 @@ static char *unescape(const char *s, size_t n)
 		}
 	}
 	return x;
+}
+
+/* A whole page, the same bytes as again (the same input rendered once
+ * more), that can load nothing and ends only its two script elements. */
+static void whole_page(const char *page, const char *again)
+{
+	assert_int_equal(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 31), 0);
+	assert_int_equal(strcmp(page + strlen(page) - 8, "</html>\n"), 0);
+	same("a page rendered twice", page, again);
+	assert_int_equal(count(page, "src="), 0);
+	assert_int_equal(count(page, "href="), 0);
+	assert_int_equal(count(page, "http://"), 0);
+	contains(page, "content=\"default-src 'none';");
+	assert_int_equal(count(page, "</script>"), 2);
+	assert_int_equal(count(page, "<!--"), 0);
 }
 
 /* A timeline of n intervals of 100 ms: rate and latency that vary. */
@@ -160,6 +192,16 @@ static void add_test(struct run_result *r, const char *workload, uint32_t qd, un
 	assert_int_equal(result_add_test(r, &acc), 0);
 }
 
+/* A host whose name holds markup. */
+static void fake_host(struct host_info *h)
+{
+	snprintf(h->hostname, sizeof(h->hostname), "box<1>");
+	snprintf(h->kernel, sizeof(h->kernel), "6.1.0-test");
+	snprintf(h->cpu_model, sizeof(h->cpu_model), "Some CPU @ 2GHz");
+	h->cpus = 8;
+	h->memory_bytes = 16ull << 30;
+}
+
 static void build(struct run_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -167,11 +209,7 @@ static void build(struct run_result *r)
 	snprintf(r->started_at, sizeof(r->started_at), "2026-01-02T03:04:05Z");
 	/* what could end the script element, start a comment or an entity */
 	snprintf(r->label, sizeof(r->label), "</script><!-- a & b \"q\" https://x.invalid/");
-	snprintf(r->host.hostname, sizeof(r->host.hostname), "box<1>");
-	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.1.0-test");
-	snprintf(r->host.cpu_model, sizeof(r->host.cpu_model), "Some CPU @ 2GHz");
-	r->host.cpus = 8;
-	r->host.memory_bytes = 16ull << 30;
+	fake_host(&r->host);
 	snprintf(r->target.path, sizeof(r->target.path), "/srv/x");
 	snprintf(r->target.resolved, sizeof(r->target.resolved), "/srv/x");
 	r->target.kind = TARGET_DIR;
@@ -217,22 +255,12 @@ static void test_page(void **state)
 	build(&r);
 	page = render(report_html, &r);
 
-	/* a whole page, byte-reproducible */
-	assert_int_equal(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 31), 0);
-	assert_int_equal(strcmp(page + strlen(page) - 8, "</html>\n"), 0);
+	/* a whole page, byte-reproducible, that loads nothing; the label's URL
+	 * appears only escaped, as text; the label cannot end an element or
+	 * open a comment */
 	again = render(report_html, &r);
-	same("a page rendered twice", page, again);
+	whole_page(page, again);
 	free(again);
-
-	/* nothing it could load; the label's URL appears only escaped, as text */
-	assert_int_equal(count(page, "src="), 0);
-	assert_int_equal(count(page, "href="), 0);
-	assert_int_equal(count(page, "http://"), 0);
-	contains(page, "content=\"default-src 'none';");
-	/* the label cannot end an element or open a comment: only the two
-	 * script elements end, and no comment begins */
-	assert_int_equal(count(page, "</script>"), 2);
-	assert_int_equal(count(page, "<!--"), 0);
 	contains(page, "&lt;/script&gt;&lt;!-- a &amp; b &quot;q&quot;");
 
 	/* the facts, keyed by their JSON paths */
@@ -432,14 +460,11 @@ static void test_write_error(void **state)
 
 static char *render_tune(int (*fn)(FILE *, const struct tune_result *), const struct tune_result *r)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
+	size_t len;
+	FILE *f = mem_open(&buf, &len);
 
-	assert_non_null(f);
-	assert_int_equal(fn(f, r), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
+	return mem_done(f, fn(f, r), &buf);
 }
 
 /* The page holds what a printf-style format makes. */
@@ -472,10 +497,7 @@ static void build_tune(struct tune_result *r)
 	memset(r, 0, sizeof(*r));
 	r->tool_version = "9.9";
 	snprintf(r->started_at, sizeof(r->started_at), "2026-01-02T03:04:05Z");
-	snprintf(r->host.hostname, sizeof(r->host.hostname), "box<1>");
-	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.1.0-test");
-	r->host.cpus = 4;
-	r->host.memory_bytes = 8ull << 30;
+	fake_host(&r->host);
 	snprintf(r->target.path, sizeof(r->target.path), "/dev/loop7");
 	snprintf(r->target.resolved, sizeof(r->target.resolved), "/dev/loop7");
 	r->target.kind = TARGET_BLOCK;
@@ -572,17 +594,12 @@ static void test_tune_page(void **state)
 	(void)state;
 	build_tune(&r);
 	page = render_tune(report_tune_html, &r);
-	assert_int_equal(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 31), 0);
-	assert_int_equal(strcmp(page + strlen(page) - 8, "</html>\n"), 0);
 	again = render_tune(report_tune_html, &r);
-	same("a tune page rendered twice", page, again);
+	whole_page(page, again);
 	free(again);
 
-	/* nothing it could load; hostile text escaped */
-	assert_int_equal(count(page, "src="), 0);
-	assert_int_equal(count(page, "href="), 0);
+	/* no URL at all; hostile text escaped */
 	assert_int_equal(count(page, "://"), 0);
-	assert_int_equal(count(page, "</script>"), 2);
 	contains(page, "<title>diskbench tune: loop7</title>");
 	contains(page, "a warning with &lt;markup&gt; &amp; &quot;quotes&quot;</li>");
 	contains(page, "better than none &lt;on&gt; one &amp; worse on none");
@@ -604,7 +621,7 @@ static void test_tune_page(void **state)
 	contains(page, "data-key=\"blocks\">5</td>");
 	contains(page, "data-key=\"seed\">12345</td>");
 	has(page, "data-key=\"noise\" data-value=\"%.17g\">", r.noise);
-	has(page, "data-key=\"host.memory_bytes\" data-value=\"%" PRIu64 "\">8.00 GiB</td>",
+	has(page, "data-key=\"host.memory_bytes\" data-value=\"%" PRIu64 "\">16.0 GiB</td>",
 	    r.host.memory_bytes);
 	has(page, "data-key=\"target.size_bytes\" data-value=\"%" PRIu64 "\">", r.target.size_bytes);
 	values += 3;
