@@ -33,4 +33,12 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in);
  */
 void result_drift(struct test_result *t);
 
+/*
+ * A test run in rounds (t->steady_max_rounds > 0): whether its rounds'
+ * IOPS reached steady state (steady_detect with the PTS criteria), the
+ * window, and iops and bytes_per_sec set to the window's averages over its
+ * rounds. Does nothing for another test or with fewer rounds than a window.
+ */
+void result_steady(struct test_result *t);
+
 #endif

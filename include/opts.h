@@ -47,6 +47,11 @@ struct settings {
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */
 	bool drop_caches;	/* sync + drop the page cache before each test */
 	bool trim;		/* discard before each write test (target_trim) */
+	/* --steady-state: each test in rounds until SNIA PTS steady state
+	 * (steady.h), at most max_rounds (0: 25) of round_ns (0: --runtime) */
+	bool steady_state;
+	uint64_t round_ns;
+	uint64_t max_rounds;
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "steady.h"
 #include "target.h"
 #include "timeline.h"
 #include "workload.h"
@@ -97,6 +98,15 @@ struct test_result {
 	/* runner_run's timeline of this run, owned; repeat_add moves it into
 	 * runs[]. Reporters read each run's: runs[i].timeline. */
 	struct timeline timeline;
+
+	/* --steady-state: steady_max_rounds > 0 for a test run in rounds (its
+	 * runs[] are the rounds, in order). steady: 1 when a window of rounds
+	 * met the SNIA PTS criteria, 0 when none had by the last round. The
+	 * window (the first steady one, else the last one) is what iops and
+	 * bytes_per_sec then are: its rounds' averages (result_steady). */
+	unsigned steady_max_rounds;
+	int steady;
+	struct steady_window steady_window;
 
 	/* --trim: what was discarded before the test's (first) run; method
 	 * NULL when nothing was (a read test, no --trim), a static string or

@@ -232,6 +232,20 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
 		return EXIT_USAGE;
 	}
+	if (!c->s.steady_state && (c->s.round_ns || c->s.max_rounds)) {
+		cli_error("--%s: only with --steady-state", c->s.round_ns ? "round" : "max-rounds");
+		return EXIT_USAGE;
+	}
+	if (c->s.steady_state && c->s.repeat > 1) {
+		cli_error("--steady-state runs each test in rounds itself: it does not take "
+			  "--repeat %" PRIu64, c->s.repeat);
+		return EXIT_USAGE;
+	}
+	if (c->s.steady_state && c->s.max_rounds && c->s.max_rounds < 5) {
+		cli_error("--max-rounds %" PRIu64 ": a steady-state window is 5 rounds, more than "
+			  "the round limit", c->s.max_rounds);
+		return EXIT_USAGE;
+	}
 	if (c->s.trim && geteuid() != 0) {
 		cli_error("--trim: needs root (FITRIM and BLKDISCARD do)");
 		return EXIT_USAGE;
@@ -451,8 +465,9 @@ static int run_one(struct run_ctx *c, unsigned i)
 	plan_spec_name(t, c->s.direct, name, sizeof(name));
 	if (c->progress) {
 		if (c->npass > 1)
-			snprintf(ps.head, sizeof(ps.head), "[%u/%u] pass %u/%u %s", i + 1,
-				 c->plan.n, c->pass + 1, c->npass, name);
+			snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s %u/%u %s", i + 1,
+				 c->plan.n, c->s.steady_state ? "round" : "pass", c->pass + 1,
+				 c->npass, name);
 		else
 			snprintf(ps.head, sizeof(ps.head), "[%u/%u] %s", i + 1, c->plan.n, name);
 		t->progress = cli_progress_test;
@@ -526,10 +541,44 @@ static int run_one(struct run_ctx *c, unsigned i)
  * test's runs. Pass 1 adds the tests to r in plan order; later passes add a
  * run to each (r.tests[i] is plan.specs[i] then).
  */
+/*
+ * --steady-state: each test in rounds, back to back, until its rounds'
+ * IOPS reach steady state or max_rounds have run (result_steady decides,
+ * after each round from the fifth on). The rounds are the test's runs.
+ */
+static int do_rounds(struct run_ctx *c)
+{
+	unsigned max = c->s.max_rounds ? (unsigned)c->s.max_rounds : 25;
+	int ret = 0;
+
+	c->npass = max;
+	for (unsigned i = 0; i < c->plan.n && !interrupted && !ret; i++) {
+		struct test_spec *t = &c->plan.specs[i];
+
+		if (c->s.round_ns)
+			t->runtime_ns = c->s.round_ns;
+		c->done = 0;
+		for (c->pass = 0; c->pass < max && !interrupted && !ret; c->pass++) {
+			ret = run_one(c, i);
+			if (ret || c->r.ntests <= i)
+				break;
+			c->r.tests[i].steady_max_rounds = max;
+			result_steady(&c->r.tests[i]);
+			if (c->r.tests[i].steady)
+				break;
+		}
+	}
+	if (ret == -EINTR || (interrupted && !ret))
+		return 128 + SIGINT;
+	return ret ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int do_passes(struct run_ctx *c)
 {
 	int ret = 0;
 
+	if (c->s.steady_state)
+		return do_rounds(c);
 	c->npass = (unsigned)c->s.repeat;
 	for (c->pass = 0; c->pass < c->npass && !interrupted && !ret; c->pass++) {
 		c->done = 0;

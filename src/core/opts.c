@@ -129,6 +129,16 @@ static const struct opt_def opt_table[] = {
 	  .echo = true, .scope = SC_RUN,
 	  .help = "discard before each write test: fstrim a directory's fs, or the "
 		  "test's range of a device (root)" },
+	{ .name = "steady-state", .kind = OPT_SET_BOOL, .off = F(steady_state),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "run each test in rounds until steady (SNIA PTS: 5 rounds within 20 %, "
+		  "slope within 10 %)" },
+	{ .name = "round", .arg = "TIME", .kind = OPT_DURATION, .off = F(round_ns),
+	  .min = 1000000, .max = 86400 * SEC, .echo = true, .scope = SC_RUN,
+	  .help = "--steady-state: the length of a round (default: --runtime)" },
+	{ .name = "max-rounds", .arg = "N", .kind = OPT_COUNT, .off = F(max_rounds),
+	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
+	  .help = "--steady-state: give up after N rounds (default: 25)" },
 	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
 	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
 	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },
@@ -532,7 +542,11 @@ void opts_echo(const struct settings *s, struct run_result *r)
 		/* An unset count or flag of the classic workloads says nothing,
 		 * nor does an unset interval (each timeline says its own). */
 		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
-		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns))
+		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns) ||
+		    (o->off == F(trim) && !s->trim) ||
+		    (o->off == F(steady_state) && !s->steady_state) ||
+		    (o->off == F(round_ns) && !s->round_ns) ||
+		    (o->off == F(max_rounds) && !s->max_rounds))
 			continue;
 		result_add_setting(r, o->name, "%s", val);
 	}

@@ -354,6 +354,28 @@ static void json_test(struct jw *w, const struct test_result *t)
 	jw_bool(w, "cached", t->cached);
 	if (t->engine_note[0])
 		jw_field(w, "engine_note", t->engine_note);
+	/* --steady-state: the rounds are the runs; the figures the window's */
+	if (t->steady_max_rounds) {
+		const struct steady_window *sw = &t->steady_window;
+
+		jw_open(w, "steady_state", '{', false);
+		jw_u64(w, "max_rounds", t->steady_max_rounds);
+		jw_u64(w, "rounds", t->nruns);
+		jw_bool(w, "steady", t->steady);
+		if (sw->n) {
+			jw_open(w, "window", '{', true);
+			jw_u64(w, "first", sw->first);
+			jw_u64(w, "rounds", sw->n);
+			jw_double(w, "average_iops", sw->average);
+			jw_double(w, "range", sw->range);
+			jw_double(w, "excursion", sw->excursion);
+			jw_double(w, "slope", sw->slope);
+			jw_close(w, '}');
+		} else {
+			jw_null(w, "window");
+		}
+		jw_close(w, '}');
+	}
 	/* --trim: what was discarded before the test */
 	if (t->trim.method) {
 		jw_open(w, "trim", '{', true);

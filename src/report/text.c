@@ -310,7 +310,30 @@ static void text_table(struct textw *w, const struct run_result *r)
 static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
-	       t->drifted || t->engine_note[0];
+	       t->drifted || t->engine_note[0] || t->steady_max_rounds;
+}
+
+/* --steady-state: the window found (or the last one) and the rounds. */
+static void text_steady(struct textw *w, const struct test_result *t)
+{
+	const struct steady_window *sw = &t->steady_window;
+	char rounds[TEXTW_WIDTH * 4] = "", v[16];
+	size_t used = 0;
+
+	if (sw->n && t->steady)
+		text_line(w, "  ", 4, "%.*s: steady state in rounds %u-%u of %u (range %.1f %%, "
+			  "slope excursion %.1f %% of their average; SNIA PTS: 20 %%, 10 %%): IOPS "
+			  "and MB/s are those rounds' average", FLD(t->name), sw->first + 1,
+			  sw->first + sw->n, t->nruns, 100 * sw->range, 100 * sw->excursion);
+	else if (sw->n)
+		text_line(w, "  ", 4, "%.*s: never steady in %u rounds (the last %u: range %.1f %%, "
+			  "slope excursion %.1f %%): IOPS and MB/s are their average",
+			  FLD(t->name), t->nruns, sw->n, 100 * sw->range, 100 * sw->excursion);
+	for (unsigned k = 0; t->runs && k < t->nruns && used + 16 < sizeof(rounds); k++)
+		used += (size_t)snprintf(rounds + used, sizeof(rounds) - used, "%s%s",
+					 k ? " " : "", report_fmt_count(t->runs[k].iops, v,
+									sizeof(v)));
+	text_line(w, "  ", 4, "%.*s: IOPS per round: %s", FLD(t->name), rounds);
 }
 
 static void text_notes(struct textw *w, const struct test_result *t)
@@ -327,6 +350,8 @@ static void text_notes(struct textw *w, const struct test_result *t)
 		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
 			  "from device for %s MB requested)", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+	if (t->steady_max_rounds)
+		text_steady(w, t);
 	if (t->engine_note[0])
 		text_line(w, "  ", 4, "%.*s: %s: %.*s", FLD(t->name), t->engine ? t->engine : "engine",
 			  FLD(t->engine_note));
@@ -462,7 +487,11 @@ int report_text(FILE *f, const struct run_result *r)
 	textw_nl(&w);
 	text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
 		  "clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
-	if (max_runs(r) > 1)
+	if (r->ntests && r->tests[0].steady_max_rounds)
+		text_line(&w, "", 0, "--steady-state: each test ran in rounds until 5 of them held "
+			  "steady (SNIA PTS); IOPS and MB/s are those rounds' average, latency and "
+			  "CPU%% over every op of every round");
+	else if (max_runs(r) > 1)
 		text_line(&w, "", 0, "--repeat: IOPS and MB/s are the median of each test's runs, "
 			  "latency and CPU%% over every op of every run; CV%% = stdev / mean of "
 			  "the runs' IOPS (above %.0f %% the median is flagged as not reliable)",

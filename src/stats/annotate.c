@@ -59,6 +59,27 @@ static void loop_page_cache(struct run_result *r)
 				   "these tests", names);
 }
 
+void result_steady(struct test_result *t)
+{
+	struct steady_params p;
+	double x[REPEAT_MAX], bw = 0;
+	unsigned n = t->nruns < REPEAT_MAX ? t->nruns : REPEAT_MAX;
+
+	if (!t->steady_max_rounds || !t->runs)
+		return;
+	steady_defaults(&p);
+	p.max_rounds = t->steady_max_rounds;
+	for (unsigned k = 0; k < n; k++)
+		x[k] = t->runs[k].iops;
+	t->steady = steady_detect(x, n, &p, &t->steady_window) == 1;
+	if (!t->steady_window.n)
+		return;
+	for (unsigned k = 0; k < t->steady_window.n; k++)
+		bw += t->runs[t->steady_window.first + k].bytes_per_sec;
+	t->iops = t->steady_window.average;
+	t->bytes_per_sec = bw / t->steady_window.n;
+}
+
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
 	const struct target_info *ti = &r->target;
@@ -69,6 +90,12 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 
 		repeat_finish(t);
 		result_drift(t);
+		result_steady(t);
+		if (t->steady_max_rounds && !t->steady)
+			result_add_warning(r, "%s: never reached steady state in %u rounds (SNIA PTS: "
+					   "5 rounds within 20 %% of their average, slope within 10 %%); "
+					   "its figures are the last 5 rounds' average", t->name,
+					   t->nruns);
 		if (t->errors) {
 			failed = true;
 			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
@@ -89,7 +116,8 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "it did not settle", t->name,
 					   t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift), when);
 		}
-		if (repeat_unreliable(t))
+		/* rounds are expected to change until they settle */
+		if (repeat_unreliable(t) && !t->steady_max_rounds)
 			result_add_warning(r, "%s: runs spread widely (CV %.1f %% over %u runs): "
 					   "the median is not reliable; see the runs in --json",
 					   t->name, 100 * t->summary.iops.cv, t->nruns);

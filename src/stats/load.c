@@ -521,7 +521,7 @@ static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16];
-	json_t *files, *trim, *lat, *cpu, *dev, *ferr, *runs, *v;
+	json_t *files, *trim, *steady, *lat, *cpu, *dev, *ferr, *runs, *v;
 	double user, sys, usec;
 	size_t i;
 
@@ -587,6 +587,35 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
 		return -EINVAL;
 
+	/* Newer than the rest: only for a test run in rounds. */
+	steady = json_object_get(o, "steady_state");
+	if (steady) {
+		json_t *win;
+		uint64_t max, first, n;
+		bool ok;
+
+		sub(w2, sizeof(w2), w, "steady_state");
+		if (!json_is_object(steady))
+			return wrong(l, w, "steady_state", "an object");
+		if (get_u64(l, w2, steady, "max_rounds", &max) ||
+		    get_bool(l, w2, steady, "steady", &ok) ||
+		    get_obj(l, w2, steady, "window", true, &win))
+			return -EINVAL;
+		t->steady_max_rounds = (unsigned)max;
+		t->steady = ok;
+		if (win && (get_u64(l, w2, win, "first", &first) ||
+			    get_u64(l, w2, win, "rounds", &n) ||
+			    get_real(l, w2, win, "average_iops", &t->steady_window.average) ||
+			    get_real(l, w2, win, "range", &t->steady_window.range) ||
+			    get_real(l, w2, win, "excursion", &t->steady_window.excursion) ||
+			    get_real(l, w2, win, "slope", &t->steady_window.slope)))
+			return -EINVAL;
+		if (win) {
+			t->steady_window.first = (unsigned)first;
+			t->steady_window.n = (unsigned)n;
+			t->steady_window.steady = t->steady;
+		}
+	}
 	/* Newer than the rest: absent when the engine had nothing to say. */
 	if (json_object_get(o, "engine_note") &&
 	    get_str(l, w, o, "engine_note", t->engine_note, sizeof(t->engine_note)))
