@@ -78,6 +78,9 @@ struct test_result {
 	bool dev_valid;		/* device counters could be read */
 	uint64_t dev_read_bytes, dev_write_bytes;
 	bool cached;		/* a read test whose reads mostly missed the device */
+	bool implausible;	/* faster than the kind of device can be (result_annotate:
+				 * random reads from a rotational disk in under a
+				 * millisecond): a cache below answered */
 
 	/* The file tests' parameters (bonnie++ -n), resolved; all 0 for a
 	 * test whose workload has no WL_P_FILES. */

@@ -352,6 +352,7 @@ static void json_test(struct jw *w, const struct test_result *t)
 		jw_null(w, "device");
 	}
 	jw_bool(w, "cached", t->cached);
+	jw_bool(w, "implausible", t->implausible);
 	if (t->engine_note[0])
 		jw_field(w, "engine_note", t->engine_note);
 	/* --steady-state: the rounds are the runs; the figures the window's */

@@ -59,6 +59,28 @@ static void loop_page_cache(struct run_result *r)
 				   "these tests", names);
 }
 
+/* Under this median, random reads did not come from a spinning disk: a
+ * seek and half a turn take milliseconds even at 15000 rpm (2 ms for the
+ * half turn alone). */
+#define ROTATIONAL_MIN_RANDOM_READ_NS 1000000
+
+/* t's median latency (ns) */
+static double median_ns(const struct test_result *t)
+{
+	for (unsigned i = 0; i < RESULT_NPCT; i++)
+		if (result_pcts[i] == 50)
+			return (double)t->lat_sum.pct[i];
+	return NAN;
+}
+
+/* Random O_DIRECT reads of a rotational disk faster than a disk can seek:
+ * something below it answered from a cache. */
+static bool implausible(const struct test_result *t, const struct target_info *ti)
+{
+	return ti->rotational == 1 && t->random && !t->is_write && t->direct && t->ops &&
+	       median_ns(t) < ROTATIONAL_MIN_RANDOM_READ_NS;
+}
+
 void result_steady(struct test_result *t)
 {
 	struct steady_params p;
@@ -105,6 +127,16 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		if (t->cached)
 			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
 					   t->name);
+		t->implausible = in->moves_data && implausible(t, ti);
+		if (t->implausible)
+			result_add_warning(r, "%s: implausible for a rotational disk: its median "
+					   "random read took %.0f us, and a seek and half a turn take "
+					   "milliseconds; a cache below it answered (the host's page "
+					   "cache under a virtual disk, a controller or RAID card, a "
+					   "hybrid drive's flash), or it does not spin at all, whatever "
+					   "its queue/rotational says (virtual disks often say so "
+					   "wrongly)", t->name,
+					   median_ns(t) / 1e3);
 		if (t->drifted) {
 			char when[48] = "the window";
 

@@ -587,6 +587,10 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
 		return -EINVAL;
 
+	/* Newer than the rest: absent in older results (false). */
+	if (json_object_get(o, "implausible") &&
+	    get_bool(l, w, o, "implausible", &t->implausible))
+		return -EINVAL;
 	/* Newer than the rest: only for a test run in rounds. */
 	steady = json_object_get(o, "steady_state");
 	if (steady) {

@@ -2,7 +2,8 @@
 # honesty.sh - what fakes a result is said: a loop device that reads its
 # backing file through the page cache (loop direct I/O off) is shown in
 # info, the JSON and a warning naming the O_DIRECT tests it served, in a
-# directory on it too; with direct I/O on, nothing is said.
+# directory on it too; with direct I/O on, nothing is said. Random reads
+# of a "rotational" disk in microseconds are called implausible.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_root
@@ -27,6 +28,24 @@ json "$T/off.json" 'd["warnings"]' | grep -qF "$want" || fail "no warning in the
 # buffered tests are not the flag's business
 "$DISKBENCH" run "${FAST[@]}" --buffered --json "$T/buf.json" "$OFF" 2>"$T/buf.err" || fail "run --buffered"
 grep -q "without direct I/O" "$T/buf.err" && fail "buffered tests flagged: $(cat "$T/buf.err")"
+
+# a "rotational" disk that answers random reads in microseconds: a cache
+# below it answered (this RAM-backed loop device, told it spins)
+rot=/sys/block/$(basename "$OFF")/queue/rotational
+was=$(cat "$rot")
+at_exit "echo '$was' >'$rot' 2>/dev/null"
+echo 1 >"$rot" 2>/dev/null && [ "$(cat "$rot")" = 1 ] || skip "cannot mark $OFF rotational"
+"$DISKBENCH" run "${FAST[@]}" --json "$T/rot.json" "$OFF" 2>"$T/rot.err" || fail "run rotational"
+grep -q "rand-read 4k qd1: implausible for a rotational disk: its median random read took [0-9]* us" \
+	"$T/rot.err" || fail "no implausible warning: $(cat "$T/rot.err")"
+[ "$(json "$T/rot.json" '[t["implausible"] for t in d["tests"]]')" = "[true, false]" ] ||
+	fail "implausible flags: $(json "$T/rot.json" '[t["implausible"] for t in d["tests"]]')"
+"$DISKBENCH" report --json "$T/rot2.json" "$T/rot.json" >/dev/null || fail "report"
+[ "$(json "$T/rot2.json" 'd["tests"][0]["implausible"]')" = True ] || fail "report lost implausible"
+echo "$was" >"$rot"
+"$DISKBENCH" run "${FAST[@]}" --json "$T/norot.json" "$OFF" 2>/dev/null || fail "run"
+[ "$(json "$T/norot.json" '[t["implausible"] for t in d["tests"]]')" = "[false, false]" ] ||
+	fail "a non-rotational device flagged implausible"
 
 # a directory on it: its O_DIRECT tests went through the same cache
 make_loop 128 zero
