@@ -71,6 +71,8 @@ expect_refusal 2 "read-ahead: 'abc' is not a size" --read-ahead 0,abc "$SHM"
 expect_refusal 2 "no block device queue" /dev/shm
 expect_refusal 2 "blocks" --blocks 1 "$SHM"
 expect_refusal 2 "does not take" --repeat 3 "$SHM"
+expect_refusal 2 "--trim is a run option tune does not take" --trim "$SHM"
+expect_refusal 2 "--steady-state is a run option tune does not take" --steady-state "$SHM"
 # Not root: what it would sweep and why it cannot, exit 3.
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	mode=$(stat -c %a "$SHM")
