@@ -28,17 +28,22 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 t = d["tests"][0]
 s = t["steady_state"]
-assert s["max_rounds"] == 25 and s["steady"] is True, s
+# The null engine is CPU-bound: on a loaded machine it may never settle,
+# so what is checked holds either way.
+assert s["max_rounds"] == 25, s
 assert s["rounds"] == len(t["runs"]) >= 5, (s, len(t["runs"]))
 w = s["window"]
-assert w["rounds"] == 5 and w["first"] + 5 == s["rounds"], w    # it stops when steady
+# steady: it stops at the window; never: the window is the last 5 of 25
+assert w["rounds"] == 5 and w["first"] + 5 == s["rounds"], w
+assert s["steady"] or s["rounds"] == 25, s
 iops = [r["iops"] for r in t["runs"]][w["first"]:w["first"] + 5]
 avg = sum(iops) / 5
 assert abs(t["iops"] - avg) <= 1e-6 * avg and abs(w["average_iops"] - avg) <= 1e-6 * avg, (t["iops"], avg)
-assert (max(iops) - min(iops)) / avg <= 0.2 and abs(w["range"] - (max(iops) - min(iops)) / avg) < 1e-9
+assert abs(w["range"] - (max(iops) - min(iops)) / avg) < 1e-9, w
+assert s["steady"] == (w["range"] <= 0.2 and w["excursion"] <= 0.1), s
 assert d["settings"]["steady-state"] == "true", d["settings"]
 PY
-grep -q "^  rand-read 4k qd1: steady state in rounds [0-9]*-[0-9]* of [0-9]*" null.txt ||
+grep -Eq "^  rand-read 4k qd1: (steady state in rounds [0-9]+-[0-9]+ of|never steady in 25 rounds)" null.txt ||
 	fail "text: $(cat null.txt)"
 grep -q "rand-read 4k qd1: IOPS per round:" null.txt || fail "text: no rounds"
 "$DISKBENCH" report --json again.json null.json >/dev/null || fail "report"
