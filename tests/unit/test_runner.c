@@ -318,8 +318,10 @@ static void test_timeline_points(void **state)
 	for (unsigned i = 1; i + 1 < r.timeline.n; i++) {
 		uint64_t d = r.timeline.p[i].t_ns - r.timeline.p[i - 1].t_ns;
 
-		/* the sampler's wake-up is late by a scheduler's whim at most */
-		assert_true(d > 40 * MS && d < 60 * MS);
+		/* never early; late by a scheduler's whim, unbounded on a
+		 * loaded machine (a sanitizer build under make -j2 was 10 ms
+		 * late), so no upper bound is asserted */
+		assert_true(d > 40 * MS);
 		assert_true(r.timeline.p[i].ops > 0);
 	}
 	result_test_free(&r);
