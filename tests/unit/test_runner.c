@@ -301,11 +301,17 @@ static void check_timeline(const struct test_result *r)
 
 /* 500 ms in 50 ms intervals: ten points, each a full interval but the
  * first (the window opens at the first completion) and the last (it closes
- * at the first completion after the runtime). */
+ * at the first completion after the runtime). A sampler that wakes more
+ * than an interval late takes one point for the grid points it missed
+ * (timeline_rec_add), so a loaded machine (a sanitizer build under make
+ * -j2 lost one) may give fewer; a window that closes late (its job kept
+ * off the CPU) gives points past the runtime. What holds however loaded
+ * the machine is: no point early, the sums whole. */
 static void test_timeline_points(void **state)
 {
 	struct test_result r;
 	char err[256];
+	unsigned full = 0;
 
 	(void)state;
 	tm.runtime = 500 * MS;
@@ -313,17 +319,24 @@ static void test_timeline_points(void **state)
 	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.timeline.interval_ns, 50 * MS);
 	assert_int_equal(r.timeline.merges, 0);
-	assert_int_equal(r.timeline.n, 10);
+	assert_true(r.timeline.n >= 2);
 	check_timeline(&r);
-	for (unsigned i = 1; i + 1 < r.timeline.n; i++) {
-		uint64_t d = r.timeline.p[i].t_ns - r.timeline.p[i - 1].t_ns;
+	for (unsigned i = 0; i + 1 < r.timeline.n; i++) {
+		const uint64_t t = r.timeline.p[i].t_ns;
 
-		/* never early; late by a scheduler's whim, unbounded on a
-		 * loaded machine (a sanitizer build under make -j2 was 10 ms
-		 * late), so no upper bound is asserted */
-		assert_true(d > 40 * MS);
-		assert_true(r.timeline.p[i].ops > 0);
+		full += r.timeline.p[i].ops > 0;
+
+		/* never early: point i no sooner than grid step i + 1, and
+		 * each on a later step than the one before; late by a
+		 * scheduler's whim, unbounded on a loaded machine, so no
+		 * upper bound is asserted (a late point is where the sampler
+		 * woke, and the next is on the grid again) */
+		assert_true(t >= (i + 1) * 50 * MS);
+		if (i)
+			assert_true(t / (50 * MS) > r.timeline.p[i - 1].t_ns / (50 * MS));
 	}
+	/* a job kept off the CPU for a whole interval leaves a point empty */
+	assert_true(2 * full >= r.timeline.n - 1);
 	result_test_free(&r);
 }
 
@@ -343,15 +356,16 @@ static void test_timeline_ramp_jobs(void **state)
 	assert_non_null(tm.engine);
 	assert_int_equal(run(3, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.timeline.interval_ns, 100 * MS);
-	assert_int_equal(r.timeline.n, 3);
+	assert_true(r.timeline.n >= 1);	/* 3 on time; a late sampler takes fewer */
 	check_timeline(&r);
-	assert_true(r.timeline.p[r.timeline.n - 1].t_ns < 400 * MS);
 	result_test_free(&r);
 }
 
 /* A window held open far past its runtime (a reap that takes 1.6 s, as a
- * flush might): the sampler goes on every interval, the points are merged
- * pairwise at the bound and the interval doubles; nothing is lost. */
+ * flush might): the sampler goes on through it, and nothing is lost. On
+ * time it takes 1600 points, more than the bound, so they are merged
+ * pairwise and the interval doubles; a loaded machine's sampler wakes late
+ * and may take fewer (the merging itself: test_timeline). */
 static void test_timeline_bound(void **state)
 {
 	struct test_result r;
@@ -360,11 +374,14 @@ static void test_timeline_bound(void **state)
 	(void)state;
 	tm.runtime = 20 * MS;
 	tm.interval = 1 * MS;
-	fk.stall_at = 100;
+	fk.stall_at = 1;	/* the first: before any completion can close the
+				 * window, however slow the machine (at the 100th,
+				 * a loaded one had closed it at the runtime) */
 	fk.stall_ms = 1600;
 	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
 	assert_true(r.runtime_ns >= 1600 * MS);
-	assert_true(r.timeline.merges >= 1);
+	assert_true(r.timeline.n >= 10);
+	assert_true(r.timeline.p[r.timeline.n - 2].t_ns >= 1000 * MS);	/* went on */
 	assert_int_equal(r.timeline.interval_ns, 1 * MS << r.timeline.merges);
 	check_timeline(&r);
 	result_test_free(&r);
