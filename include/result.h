@@ -60,6 +60,10 @@ struct test_result {
 	bool direct;		/* O_DIRECT in effect */
 	bool drop_behind;	/* buffered, run as if the file were larger than RAM
 				 * (runner.h: drop-behind) */
+	uint32_t passes;	/* test_spec.passes: at most this many passes over
+				 * the working set (0: none, the runtime alone) */
+	bool passes_done;	/* the window closed because they were done, before
+				 * the runtime */
 	bool random;		/* random offsets */
 	bool is_write;
 

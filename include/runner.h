@@ -42,6 +42,11 @@ struct test_spec {
 	uint64_t interval_ns;	/* the timeline's (--interval); 0: the default
 				 * rule (timeline_interval) */
 	uint64_t size;		/* working set: offsets fall in [0, size) */
+	uint32_t passes;	/* WL_BLOCK: end once each job has done this many
+				 * passes over its part of the set (as many
+				 * requests as it has blocks, each pass), or at the
+				 * runtime, whichever is first; no ramp then. 0:
+				 * the runtime alone. The plan takes wl->passes. */
 	uint64_t seed;
 	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
 	unsigned ncpus;
@@ -104,6 +109,9 @@ struct run_target {
  * once; and what is still dirty when the window closes at the runtime is
  * written back inside the window (fdatasync, or ops->flush). The device
  * counters' end sample waits for that. out->drop_behind says it was done.
+ * A test of one pass that only reads (hdparm -t) re-reads nothing, and
+ * drops nothing behind it either: its read-ahead and its filling of the
+ * page cache are what it measures.
  *
  * The device counters' start sample is taken just before the windows open
  * (before the jobs are let go with no ramp, a moment before the ramp ends

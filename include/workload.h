@@ -149,6 +149,11 @@ struct workload {
 				 * never touches the laid-out data file */
 	bool cache_ok;		/* measures the page cache itself (hdparm -T): its
 				 * buffered reads are not dropped behind */
+	/* WL_BLOCK: the test ends once each job has gone over its part of
+	 * the working set this many times, or at the runtime, whichever
+	 * comes first, with no ramp (hdparm -t reads the device once from
+	 * the start and stops at its end); 0: at the runtime. */
+	uint32_t passes;
 	/* WL_BLOCK: percentage of requests that are writes, each drawn from
 	 * the job's seeded RNG (0: every request goes in dir). */
 	unsigned write_pct;

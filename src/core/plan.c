@@ -277,6 +277,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.ramp_ns = gs.ramp_ns,
 				.interval_ns = gs.interval_ns,
 				.size = size,
+				.passes = w->passes,
 				.seed = gs.seed,
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,
 				.ncpus = (unsigned)in->run->ncpus,

@@ -51,6 +51,10 @@ struct worker {
 	struct wl_offsets gen;
 	struct wl_rng dir_rng;		/* write_pct draws */
 	uint64_t write_seq;
+	uint64_t left;			/* requests it may still submit (spec->passes);
+					 * UINT64_MAX: no limit */
+	uint64_t ops_limit;		/* its window closes at this many ops */
+	bool passes_done;		/* and it did close there */
 	bool drop_behind;		/* see runner.h */
 	struct drop_behind db;		/* its ranges (dropbehind.h) */
 
@@ -155,10 +159,11 @@ static void thread_cpu(uint64_t *user, uint64_t *sys)
 	*sys = tv_ns(&ru.ru_stime);
 }
 
-/* A workload that runs out of work gets no ramp: it would eat the work. */
+/* A workload that runs out of work, or a test of so many passes, gets no
+ * ramp: it would eat the work. */
 static uint64_t spec_ramp(const struct test_spec *s)
 {
-	return s->wl->finite ? 0 : s->ramp_ns;
+	return s->wl->finite || s->passes ? 0 : s->ramp_ns;
 }
 
 /* The working set: the run's, or the workload's own fixed region. */
@@ -331,6 +336,8 @@ static int worker_setup(struct worker *w)
 	ret = wl_offsets_init(&w->gen, s->wl->pattern, base, slice, s->bs, seed);
 	if (ret)
 		return worker_fail(w, ret, "working set smaller than one block per job");
+	w->left = s->passes ? s->passes * w->gen.nblocks : UINT64_MAX;
+	w->ops_limit = w->left;
 
 	w->ctx.fd = -1;
 	w->ctx.qd = qd;
@@ -414,20 +421,25 @@ static bool spec_drop_behind(const struct test_spec *s)
 {
 	if (s->direct || s->wl->cache_ok)
 		return false;
+	/* one pass of reads: nothing is read twice (runner.h) */
+	if (s->passes == 1 && !wl_writes(s->wl))
+		return false;
 	if (s->wl->kind == WL_BLOCK)
 		return !(s->engine->flags & ENGINE_F_NO_IO);
 	return !s->wl->own_files || s->wl->ops->flush;
 }
 
-/* Did this completion end the measured window (the runtime is over, or a
- * stop was asked)? Writes still in the page cache go out inside it. */
+/* Did this completion end the measured window (the runtime is over, the
+ * passes are done, or a stop was asked)? Writes still in the page cache go
+ * out inside it. */
 static bool window_ends(struct worker *w, uint64_t *now, uint64_t end)
 {
 	const struct test_spec *s = w->spec;
 	const bool stop = s->stop && *s->stop;
 	int ret;
 
-	if (*now < end && !stop)
+	w->passes_done = w->ops >= w->ops_limit;
+	if (*now < end && !stop && !w->passes_done)
 		return false;
 	if (w->drop_behind && wl_writes(s->wl) && !stop) {
 		ret = drop_behind_flush(&w->db);
@@ -469,9 +481,10 @@ static void worker_loop(struct worker *w)
 	for (;;) {
 		/* Refill: everything free goes into one batch. */
 		n = stopping ? 0 : pending;
-		while (!stopping && nfree) {
+		while (!stopping && nfree && w->left) {
 			struct io_req *r = w->freel[--nfree];
 
+			w->left--;
 			r->offset = wl_offsets_next(&w->gen);
 			/* mixed is loop-invariant: a pure-direction test pays
 			 * one predicted branch here. */
@@ -664,6 +677,8 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 			out->first_error_offset = w->first_error_offset;
 		}
 		out->errors += w->errors;
+		if (!w->passes_done)
+			out->passes_done = false;
 		if (w->ctx.note[0] && !out->engine_note[0])
 			snprintf(out->engine_note, sizeof(out->engine_note), "%s", w->ctx.note);
 		cpu_user += w->cpu_user_ns;
@@ -926,6 +941,8 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		out->params = wl_params_resolve(spec->params);
 	out->direct = spec->direct;
 	out->drop_behind = spec_drop_behind(spec);
+	out->passes = ops_kind ? 0 : spec->passes;
+	out->passes_done = out->passes > 0;	/* until a job says otherwise */
 	out->random = spec->wl->pattern == WL_RAND;
 	out->is_write = spec->wl->dir == IO_WRITE;
 	out->ramp_ns = ramp;

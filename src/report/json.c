@@ -314,6 +314,8 @@ static void json_test(struct jw *w, const struct test_result *t)
 	jw_u64(w, "jobs", t->jobs);
 	jw_bool(w, "direct", t->direct);
 	jw_bool(w, "drop_behind", t->drop_behind);
+	jw_u64(w, "passes", t->passes);
+	jw_bool(w, "passes_done", t->passes_done);
 	jw_cstr(w, "pattern", t->random ? "rand" : "seq");
 	jw_cstr(w, "rw", t->is_write ? "write" : "read");
 	jw_u64(w, "runtime_ns", t->runtime_ns);

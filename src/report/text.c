@@ -346,6 +346,10 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  "its writes reach the device inside the window", FLD(t->name));
 	else if (!t->direct)
 		text_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
+	if (t->passes_done)
+		text_line(w, "  ", 4, "%.*s: ended at the end of its working set (%s MB, %u "
+			  "pass%s), before its runtime, as hdparm -t does", FLD(t->name),
+			  fmt_mb(t->size, a, sizeof(a)), t->passes, t->passes == 1 ? "" : "es");
 	if (t->cached)
 		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
 			  "from device for %s MB requested)", FLD(t->name),

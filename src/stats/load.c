@@ -591,6 +591,12 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	if (json_object_get(o, "implausible") &&
 	    get_bool(l, w, o, "implausible", &t->implausible))
 		return -EINVAL;
+	/* Newer: older results have neither (their tests ran to the runtime). */
+	if (json_object_get(o, "passes") && get_u32(l, w, o, "passes", &t->passes))
+		return -EINVAL;
+	if (json_object_get(o, "passes_done") &&
+	    get_bool(l, w, o, "passes_done", &t->passes_done))
+		return -EINVAL;
 	/* Newer than the rest: only for a test run in rounds. */
 	steady = json_object_get(o, "steady_state");
 	if (steady) {

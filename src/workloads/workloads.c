@@ -170,6 +170,7 @@ static const struct workload workloads[] = {
 		.dir = IO_READ,
 		.pattern = WL_SEQ,
 		.force_direct = 0,
+		.passes = 1,
 		.report = WL_REPORT_HDPARM_DISK,
 	},
 	{

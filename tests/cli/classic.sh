@@ -49,6 +49,11 @@ for t in d["tests"]:
         assert t["bytes"] == t["ops"] * (64 if charengine == "syscall" else 1024), w
     if w == "rewrite":
         assert t["bytes"] == t["ops"] * t["bs"], w
+    # hdparm -t reads once from the start, keeping what it read
+    if w == "buffered-read":
+        assert t["passes"] == 1 and not t["drop_behind"], (w, t["passes"], t["drop_behind"])
+    else:
+        assert t["passes"] == 0 and not t["passes_done"], (w, t["passes"])
 PY
 }
 
@@ -125,4 +130,23 @@ done
 [ "$(json "$out/blk.json" '[t["workload"] for t in d["tests"]]')" = '["seq-read"]' ] ||
 	fail "block device: ran $(json "$out/blk.json" '[t["workload"] for t in d["tests"]]')"
 echo "block device: file-system tests skipped with a note"
+
+# 6. hdparm -t on a device smaller than what it could read in its runtime
+# stops at the device's end, as hdparm does, rather than read it again
+"$DISKBENCH" --test buffered-read --bs 2m --runtime 2s --ramp 0 --buffered \
+	--json "$out/hd.json" "$LOOP_DEV" >"$out/hd.txt" 2>"$out/hd.err" ||
+	fail "buffered-read: exit $?: $(cat "$out/hd.err")"
+python3 - "$out/hd.json" <<'PY' || fail "buffered-read: see above"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+print("buffered-read: %d MiB in %.3f s, device read %d MiB" %
+      (t["bytes"] >> 20, t["runtime_ns"] / 1e9, t["device"]["read_bytes"] >> 20), file=sys.stderr)
+assert t["passes"] == 1 and t["passes_done"] and not t["drop_behind"], t
+assert t["bytes"] == 16 << 20 and t["ops"] == 8, (t["bytes"], t["ops"])
+assert t["runtime_ns"] < 2e9, t["runtime_ns"]
+assert t["device"]["read_bytes"] >= t["bytes"], t["device"]
+PY
+grep -q "buffered-read 2m qd1: ended at the end of its working set (16.8 MB, 1 pass)" \
+	"$out/hd.txt" || fail "buffered-read: no note: $(cat "$out/hd.txt")"
+echo "buffered-read: one pass, from the device"
 echo "ok"

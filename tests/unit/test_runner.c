@@ -137,6 +137,7 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 /* How run() runs: 20 ms, no ramp, the default interval, the fake engine. */
 static struct timing {
 	uint64_t runtime, ramp, interval;
+	uint32_t passes;
 	const struct engine_ops *engine;
 } tm;
 
@@ -156,6 +157,7 @@ static int run(unsigned jobs, struct test_result *out, char *err, size_t errlen)
 		.ramp_ns = tm.ramp,
 		.interval_ns = tm.interval,
 		.size = 1u << 20,
+		.passes = tm.passes,
 		.seed = 1,
 	};
 
@@ -387,6 +389,37 @@ static void test_timeline_bound(void **state)
 	result_test_free(&r);
 }
 
+/* Passes: 3 over 1 MiB of 4k blocks by each of 2 jobs is 1536 requests,
+ * not one more submitted, well before the runtime, with no ramp. */
+static void test_passes(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	tm.runtime = 10000 * MS;
+	tm.ramp = 1000 * MS;
+	tm.passes = 3;
+	tm.engine = engine_find("null");
+	assert_non_null(tm.engine);
+	assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.ops, 2 * 3 * 256);
+	assert_int_equal(r.passes, 3);
+	assert_true(r.passes_done);
+	assert_int_equal(r.ramp_ns, 0);
+	assert_true(r.runtime_ns < 5000 * MS);
+	result_test_free(&r);
+
+	/* one that the runtime ends first: not done */
+	reset(NULL);
+	tm.passes = 1000000;
+	tm.engine = engine_find("null");
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	assert_false(r.passes_done);
+	assert_true(r.ops > 0 && r.ops < 1000000ull * 256);
+	result_test_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +431,7 @@ int main(void)
 		cmocka_unit_test_setup(test_timeline_points, reset),
 		cmocka_unit_test_setup(test_timeline_ramp_jobs, reset),
 		cmocka_unit_test_setup(test_timeline_bound, reset),
+		cmocka_unit_test_setup(test_passes, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
