@@ -54,6 +54,10 @@ struct target_info {
 	char stack[160];
 	bool encrypted;		/* some layer encrypts */
 	bool cow;		/* copy-on-write or compressing file system */
+	/* A btrfs over several devices: each member's sysfs name, space
+	 * separated ("loop3 loop4"); device is the first of them and the
+	 * device counters are their sum. "" for one device or another fs. */
+	char members[128];
 };
 
 const char *target_kind_name(enum target_kind k); /* "block" "file" "directory" */
@@ -64,7 +68,8 @@ const char *target_kind_name(enum target_kind k); /* "block" "file" "directory" 
 int target_probe(const char *path, struct target_info *t, char *err, size_t errlen);
 
 /* Bytes the device has really moved since boot, from /sys/block/.../stat
- * (sector counts x 512). valid is false when the target has no device. */
+ * (sector counts x 512), summed over t->members when it has several.
+ * valid is false when the target has no device. */
 struct dev_counters {
 	bool valid;
 	uint64_t read_bytes, write_bytes;

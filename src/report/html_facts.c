@@ -150,6 +150,8 @@ static void facts_fs(struct svg *w, const struct target_info *t)
 		html_fact(w, "encrypted", NULL, "yes", 3);
 	if (t->cow)
 		html_fact(w, "copy-on-write", NULL, "yes", 3);
+	if (t->members[0])
+		FACT_ARR(w, "devices", NULL, t->members);
 	html_facts_close(w);
 }
 

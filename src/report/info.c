@@ -130,7 +130,11 @@ static void info_device(struct textw *w, const struct target_info *t)
 				"multi-device file system)");
 			return;
 		}
-		if (strcmp(t->device, t->disk))
+		if (t->members[0])
+			iw_line(w, "backing device:", "%.*s, one of the file system's devices "
+				"%.*s: their counters are summed, the queue facts are the "
+				"first's", FLD(t->device), FLD(t->members));
+		else if (strcmp(t->device, t->disk))
 			iw_line(w, "backing device:", "%.*s, on disk %.*s", FLD(t->device),
 				FLD(t->disk));
 		else

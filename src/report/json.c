@@ -136,6 +136,8 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_list(w, "stack", t->stack, sizeof(t->stack), ',');
 	jw_bool(w, "encrypted", t->encrypted);
 	jw_bool(w, "cow", t->cow);
+	jw_list(w, "devices", t->members[0] ? t->members : t->device,
+		t->members[0] ? sizeof(t->members) : sizeof(t->device), ' ');
 	jw_close(w, '}');
 }
 

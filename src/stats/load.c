@@ -314,6 +314,10 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	if (json_object_get(o, "loop_direct_io") &&
 	    get_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
 		return -EINVAL;
+	/* several devices are the members; one is the device itself */
+	if (json_object_get(o, "devices") && json_array_size(json_object_get(o, "devices")) > 1 &&
+	    get_list(l, w, o, "devices", t->members, sizeof(t->members), " "))
+		return -EINVAL;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fsprobe.h"
 #include "mountinfo.h"
 #include "sysfs.h"
 #include "target.h"
@@ -515,6 +516,21 @@ static void source_stack(struct target_info *t, const char *source)
 		walk_stack(t, name, 0);
 }
 
+/* A btrfs has no block device of its own (st_dev is anonymous): its
+ * members stand in, the first for the queue facts, all for the counters. */
+static void btrfs_device(struct target_info *t)
+{
+	char names[sizeof(t->members)];
+	int n = fsprobe_btrfs_members(t->resolved, names, sizeof(names));
+
+	if (n <= 0)
+		return;
+	snprintf(t->device, sizeof(t->device), "%.*s", (int)strcspn(names, " "), names);
+	disk_of(t->device, t->disk, sizeof(t->disk));
+	if (n > 1)
+		snprintf(t->members, sizeof(t->members), "%s", names);
+}
+
 int target_probe(const char *path, struct target_info *t, char *err, size_t errlen)
 {
 	char source[PATH_MAX] = "";
@@ -575,6 +591,8 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	/* major 0 is an anonymous device (tmpfs, overlay, btrfs): no sysfs entry */
 	if (major(dev) != 0)
 		find_device(t, dev);
+	else if (t->kind != TARGET_BLOCK && fsprobe_magic(t->resolved) == FSPROBE_BTRFS_MAGIC)
+		btrfs_device(t);
 	probe_queue(t);
 	if (t->kind == TARGET_BLOCK) {
 		probe_block_ioctls(t);
