@@ -58,6 +58,8 @@ struct test_result {
 				 * workers' engine_ctx.note); "" when nothing */
 	uint32_t bs, qd, jobs;
 	bool direct;		/* O_DIRECT in effect */
+	bool direct_refused;	/* asked for O_DIRECT, which the file system
+				 * refused: it ran buffered */
 	bool drop_behind;	/* buffered, run as if the file were larger than RAM
 				 * (runner.h: drop-behind) */
 	uint32_t passes;	/* test_spec.passes: at most this many passes over
@@ -187,6 +189,12 @@ struct run_result {
 
 /* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
 void result_finish(struct test_result *t);
+
+/* Does honesty flag f (target.h) concern test t of a run on target ti?
+ * The target's flags that concern its direction (target_flag_applies);
+ * O_DIRECT refused: when t itself asked for it and ran buffered. */
+bool result_test_flag(const struct target_info *ti, const struct test_result *t,
+		      enum target_flag f);
 
 /* Append a test (copied; the struct's lat and runs pointers are taken over). Returns
  * 0 or -ENOMEM. */

@@ -54,11 +54,49 @@ struct target_info {
 	char stack[160];
 	bool encrypted;		/* some layer encrypts */
 	bool cow;		/* copy-on-write or compressing file system */
+	/* btrfs compresses new data: how, "compress=zstd:3" or
+	 * "compress-force=lzo" (mount option) or "directory property"
+	 * (btrfs property / chattr +c on the target directory); "" when not */
+	char compression[48];
+	bool arc;		/* ZFS: its ARC caches reads in RAM */
+	/* The data takes O_DIRECT: 1 yes, 0 the file system refuses it
+	 * (EINVAL: ramfs, some FUSE), -1 unknown (a block device, a
+	 * directory we may not write) */
+	int direct_io;
 	/* A btrfs over several devices: each member's sysfs name, space
 	 * separated ("loop3 loop4"); device is the first of them and the
 	 * device counters are their sum. "" for one device or another fs. */
 	char members[128];
 };
+
+/*
+ * The honesty flags: facts about a target's stack that make its numbers
+ * something other than the disk's, each with a reason for a person.
+ * Indexes 0 .. TARGET_NFLAGS-1, in the order reports list them.
+ */
+enum target_flag {
+	TARGET_FLAG_COMPRESSION,	/* btrfs compression */
+	TARGET_FLAG_COW,		/* copy-on-write overwrites */
+	TARGET_FLAG_ENCRYPTION,		/* dm-crypt, fscrypt, ecryptfs */
+	TARGET_FLAG_ZFS_ARC,		/* ZFS: reads from its ARC */
+	TARGET_FLAG_O_DIRECT_REFUSED,	/* the file system refuses O_DIRECT */
+	TARGET_NFLAGS
+};
+
+/* The flag's JSON name ("compression", "copy_on_write", "encryption",
+ * "zfs_arc", "o_direct_refused"); a static string. */
+const char *target_flag_name(enum target_flag f);
+
+/* Does flag f concern a test that writes (is_write) or reads? The
+ * copy-on-write flag concerns writes only. */
+bool target_flag_applies(enum target_flag f, bool is_write);
+
+/* Is layer ("fscrypt") one of the ", "-separated names of a stack? */
+bool target_stack_has(const char *stack, const char *layer);
+
+/* Has t flag f? If so its reason (one sentence, no newline) goes to
+ * reason (len > 0), cut to fit. Pure: saved results get the same flags. */
+bool target_flag(const struct target_info *t, enum target_flag f, char *reason, size_t len);
 
 const char *target_kind_name(enum target_kind k); /* "block" "file" "directory" */
 

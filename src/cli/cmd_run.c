@@ -423,6 +423,8 @@ static int do_stage(struct run_ctx *c)
 				   "their file were larger than RAM (see --buffered)",
 				   c->ti.path, c->ti.fs_type[0] ? c->ti.fs_type : "unknown fs");
 		c->s.direct = 0;
+		/* the stage tried the data file itself: its word is final */
+		c->ti.direct_io = c->r.target.direct_io = 0;
 	}
 	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&c->s, &c->r);
@@ -488,6 +490,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 	t->stop = &interrupted;
 	ret = runner_run(t, &c->stage.where, &tr, err, sizeof(err));
 	tr.trim = trim;
+	tr.direct_refused = c->stage.direct_refused;
 	t->progress = NULL;
 	if (ret == -EINTR && interrupted) {
 		snprintf(c->cut_in_setup, sizeof(c->cut_in_setup), "%s", name);

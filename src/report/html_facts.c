@@ -150,8 +150,16 @@ static void facts_fs(struct svg *w, const struct target_info *t)
 		html_fact(w, "encrypted", NULL, "yes", 3);
 	if (t->cow)
 		html_fact(w, "copy-on-write", NULL, "yes", 3);
+	if (t->compression[0])
+		FACT_ARR(w, "compression", "target.compression", t->compression);
 	if (t->members[0])
 		FACT_ARR(w, "devices", NULL, t->members);
+	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
+		char why[512];
+
+		if (target_flag(t, f, why, sizeof(why)))
+			html_fact(w, target_flag_name(f), NULL, why, sizeof(why));
+	}
 	html_facts_close(w);
 }
 

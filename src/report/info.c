@@ -106,6 +106,9 @@ static void info_fs(struct textw *w, const struct target_info *t)
 			report_fmt_capacity(t->free_bytes, a, sizeof(a)),
 			report_fmt_capacity(t->fs_size_bytes, b, sizeof(b)), t->free_bytes,
 			t->fs_size_bytes);
+	if (t->direct_io >= 0)
+		iw_line(w, "O_DIRECT:", "%s", t->direct_io ? "taken" : "refused: tests run "
+			"buffered");
 	if (!mo[0])
 		return;
 	iw_line(w, "mount options:", "%.*s", FLD(t->mount_options));
@@ -209,6 +212,12 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 			"same stack%s%s",
 			t->encrypted ? "; encryption costs CPU time per byte" : "",
 			t->cow ? "; copy-on-write fragments files that are rewritten" : "");
+	}
+	for (unsigned k = 0; k < TARGET_NFLAGS; k++) {
+		char why[512];
+
+		if (target_flag(t, k, why, sizeof(why)))
+			iw_line(&w, "flag:", "%s: %s", target_flag_name(k), why);
 	}
 
 	textw_nl(&w);

@@ -136,8 +136,23 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_list(w, "stack", t->stack, sizeof(t->stack), ',');
 	jw_bool(w, "encrypted", t->encrypted);
 	jw_bool(w, "cow", t->cow);
+	jw_field(w, "compression", t->compression);
+	jw_bool(w, "zfs_arc", t->arc);
+	jw_tristate(w, "direct_io", t->direct_io);
 	jw_list(w, "devices", t->members[0] ? t->members : t->device,
 		t->members[0] ? sizeof(t->members) : sizeof(t->device), ' ');
+	jw_open(w, "flags", '[', false);
+	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
+		char why[512];
+
+		if (!target_flag(t, f, why, sizeof(why)))
+			continue;
+		jw_open(w, NULL, '{', true);
+		jw_cstr(w, "name", target_flag_name(f));
+		jw_cstr(w, "reason", why);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
 	jw_close(w, '}');
 }
 
@@ -305,7 +320,7 @@ static void json_runs(struct jw *w, const struct test_result *t)
 	jw_close(w, '}');
 }
 
-static void json_test(struct jw *w, const struct test_result *t)
+static void json_test(struct jw *w, const struct test_result *t, const struct target_info *ti)
 {
 	jw_open(w, NULL, '{', false);
 	jw_field(w, "name", t->name);
@@ -357,6 +372,13 @@ static void json_test(struct jw *w, const struct test_result *t)
 	}
 	jw_bool(w, "cached", t->cached);
 	jw_bool(w, "implausible", t->implausible);
+	jw_bool(w, "direct_refused", t->direct_refused);
+	/* the target's honesty flags that concern this test, by name */
+	jw_open(w, "flags", '[', true);
+	for (unsigned f = 0; f < TARGET_NFLAGS; f++)
+		if (result_test_flag(ti, t, f))
+			jw_cstr(w, NULL, target_flag_name(f));
+	jw_close(w, ']');
 	if (t->engine_note[0])
 		jw_field(w, "engine_note", t->engine_note);
 	/* --steady-state: the rounds are the runs; the figures the window's */
@@ -434,7 +456,7 @@ int report_json(FILE *f, const struct run_result *r)
 
 	jw_open(&w, "tests", '[', false);
 	for (i = 0; i < r->ntests; i++)
-		json_test(&w, &r->tests[i]);
+		json_test(&w, &r->tests[i], &r->target);
 	jw_close(&w, ']');
 
 	json_xbench(&w, &r->xbench);

@@ -123,6 +123,12 @@ static void text_header(struct textw *w, const struct run_result *r)
 	if (t->stack[0])
 		text_line(w, "stack:    ", 0, "%.*s (these layers change the results: compare only "
 			  "with runs on the same stack)", FLD(t->stack));
+	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
+		char why[512];
+
+		if (target_flag(t, f, why, sizeof(why)))
+			text_line(w, "flag:     ", 0, "%s: %s", target_flag_name(f), why);
+	}
 
 	if (!r->nsettings)
 		return;
@@ -340,6 +346,9 @@ static void text_notes(struct textw *w, const struct test_result *t)
 {
 	char a[32], b[32];
 
+	if (t->direct_refused)
+		text_line(w, "  ", 4, "%.*s: O_DIRECT refused by the file system: it ran "
+			  "buffered, through the page cache", FLD(t->name));
 	if (t->drop_behind)
 		text_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: "
 			  "what it reads or writes is dropped from the page cache behind it, and "

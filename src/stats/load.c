@@ -314,6 +314,15 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	if (json_object_get(o, "loop_direct_io") &&
 	    get_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
 		return -EINVAL;
+	/* newer still (the honesty flags follow from these; "flags" is
+	 * derived, so it is not read back) */
+	t->direct_io = -1;
+	if ((json_object_get(o, "compression") &&
+	     get_str(l, w, o, "compression", t->compression, sizeof(t->compression))) ||
+	    (json_object_get(o, "zfs_arc") && get_bool(l, w, o, "zfs_arc", &t->arc)) ||
+	    (json_object_get(o, "direct_io") &&
+	     get_tristate(l, w, o, "direct_io", &t->direct_io)))
+		return -EINVAL;
 	/* several devices are the members; one is the device itself */
 	if (json_object_get(o, "devices") && json_array_size(json_object_get(o, "devices")) > 1 &&
 	    get_list(l, w, o, "devices", t->members, sizeof(t->members), " "))
@@ -600,6 +609,9 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		return -EINVAL;
 	if (json_object_get(o, "passes_done") &&
 	    get_bool(l, w, o, "passes_done", &t->passes_done))
+		return -EINVAL;
+	if (json_object_get(o, "direct_refused") &&
+	    get_bool(l, w, o, "direct_refused", &t->direct_refused))
 		return -EINVAL;
 	/* Newer than the rest: only for a test run in rounds. */
 	steady = json_object_get(o, "steady_state");

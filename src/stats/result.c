@@ -153,3 +153,11 @@ void result_free(struct run_result *r)
 	r->strings = NULL;
 	r->nstrings = 0;
 }
+
+bool result_test_flag(const struct target_info *ti, const struct test_result *t,
+		      enum target_flag f)
+{
+	if (f == TARGET_FLAG_O_DIRECT_REFUSED)
+		return t->direct_refused;
+	return target_flag_applies(f, t->is_write) && target_flag(ti, f, NULL, 0);
+}

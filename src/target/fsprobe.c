@@ -1,4 +1,4 @@
-/* fsprobe.c - what a file system says about itself: its magic, btrfs members. */
+/* fsprobe.c - what a file system says about itself: its magic, btrfs members, O_DIRECT. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,4 +71,33 @@ int fsprobe_btrfs_members(const char *path, char *names, size_t len)
 	}
 	free(de);
 	return count;
+}
+
+int fsprobe_direct_io(const struct target_info *t)
+{
+	int fd;
+
+	if (t->kind == TARGET_BLOCK)
+		return -1;
+	/* O_TMPFILE needs write permission; asking it is no write we could
+	 * leave behind: the inode goes with the descriptor */
+	if (t->kind == TARGET_DIR)
+		fd = open(t->resolved, O_TMPFILE | O_WRONLY | O_DIRECT | O_CLOEXEC, 0600);
+	else
+		fd = open(t->resolved, O_RDONLY | O_DIRECT | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (errno != EINVAL)
+		return -1;
+	/* a file system without O_TMPFILE may say EINVAL too: ask without
+	 * O_DIRECT before blaming O_DIRECT */
+	if (t->kind == TARGET_DIR) {
+		fd = open(t->resolved, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
 }

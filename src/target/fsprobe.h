@@ -1,4 +1,4 @@
-/* fsprobe.h - what a file system says about itself: its magic, btrfs members. */
+/* fsprobe.h - what a file system says about itself: its magic, btrfs members, O_DIRECT. */
 #ifndef DISKBENCH_FSPROBE_H
 #define DISKBENCH_FSPROBE_H
 
@@ -22,5 +22,13 @@ long fsprobe_magic(const char *path);
  * when none fit names), or -errno (-ENOTTY: not btrfs).
  */
 int fsprobe_btrfs_members(const char *path, char *names, size_t len);
+
+/*
+ * Does the data of t take O_DIRECT? A file is opened with it; in a
+ * directory an unnamed O_TMPFILE is, which leaves nothing behind. 1 yes,
+ * 0 refused (EINVAL), -1 unknown (a block device, no permission, no
+ * O_TMPFILE support).
+ */
+int fsprobe_direct_io(const struct target_info *t);
 
 #endif

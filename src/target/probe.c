@@ -386,24 +386,12 @@ static void kind_detail_block(struct target_info *t)
 	snprintf(t->kind_detail, sizeof(t->kind_detail), "%s", kd);
 }
 
-/* Is layer already one of the ", "-separated names in stack? */
-static bool stack_has(const char *stack, const char *layer)
-{
-	size_t n = strlen(layer);
-	const char *p;
-
-	for (p = strstr(stack, layer); p; p = strstr(p + 1, layer))
-		if ((p == stack || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
-			return true;
-	return false;
-}
-
 /* Append layer to t->stack once; whole names only, never a cut one. */
 static void stack_add(struct target_info *t, const char *layer)
 {
 	size_t len = strlen(t->stack), n = strlen(layer);
 
-	if (stack_has(t->stack, layer))
+	if (target_stack_has(t->stack, layer))
 		return;
 	if (len + (len ? 2 : 0) + n >= sizeof(t->stack))
 		return;
@@ -451,20 +439,60 @@ static void walk_stack(struct target_info *t, const char *name, int depth)
 /* Is the file or directory encrypted by fscrypt (ext4, f2fs, ubifs)? */
 static bool fscrypt_encrypted(const char *path, int fd)
 {
+	struct fscrypt_get_policy_ex_arg ex = { .policy_size = sizeof(ex.policy) };
 	struct fscrypt_policy_v1 pol;
 	struct statx stx;
 
 	if (statx(AT_FDCWD, path, 0, 0, &stx) == 0 &&
 	    (stx.stx_attributes_mask & STATX_ATTR_ENCRYPTED))
 		return stx.stx_attributes & STATX_ATTR_ENCRYPTED;
-	/* older kernels: the policy ioctl succeeds only on encrypted inodes */
-	return fd >= 0 && ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY, &pol) == 0;
+	/* older kernels: the policy ioctls succeed only on encrypted inodes;
+	 * the _EX one (5.4) knows v2 policies too, which the v1 one refuses */
+	if (fd < 0)
+		return false;
+	return ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY_EX, &ex) == 0 ||
+	       ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY, &pol) == 0;
+}
+
+/* The value of the first option of opts starting with prefix
+ * ("compress" finds "compress=zstd:3" and "compress-force=lzo"), whole,
+ * into dst; false when there is none. */
+static bool find_option(const char *opts, const char *prefix, char *dst, size_t len)
+{
+	size_t n = strlen(prefix), l;
+
+	while (*opts) {
+		l = strcspn(opts, ",");
+		if (l >= n && !strncmp(opts, prefix, n)) {
+			snprintf(dst, len, "%.*s", (int)l, opts);
+			return true;
+		}
+		opts += l;
+		if (*opts)
+			opts++;
+	}
+	return false;
+}
+
+/* btrfs compression: the mount option, else the directory's property
+ * (FS_COMPR_FL: btrfs property set ... compression, chattr +c), which new
+ * files in it inherit. "compress=no" compresses nothing. */
+static void btrfs_compression(struct target_info *t, int flags)
+{
+	char opt[sizeof(t->compression)];
+
+	if (find_option(t->mount_options, "compress", opt, sizeof(opt)) &&
+	    strcmp(opt, "compress=no") && strcmp(opt, "compress-force=no"))
+		snprintf(t->compression, sizeof(t->compression), "%s", opt);
+	else if (flags & FS_COMPR_FL)
+		snprintf(t->compression, sizeof(t->compression), "directory property");
 }
 
 /* Layers a file system adds: encryption, copy-on-write, compression. */
 static void fs_stack(struct target_info *t)
 {
 	const char *fs = t->fs_type, *mo = t->mount_options;
+	long magic = fsprobe_magic(t->resolved);
 	int fd, flags = 0;
 
 	/* O_NONBLOCK | O_NOATIME: looking must not wait or change anything */
@@ -474,27 +502,29 @@ static void fs_stack(struct target_info *t)
 	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags))
 		flags = 0;
 
-	if (!strcmp(fs, "ecryptfs")) {
+	if (magic == FSPROBE_ECRYPTFS_MAGIC || !strcmp(fs, "ecryptfs")) {
 		stack_add(t, "ecryptfs");
 		t->encrypted = true;
 	} else if (fscrypt_encrypted(t->resolved, fd)) {
 		stack_add(t, "fscrypt");
 		t->encrypted = true;
 	}
-	if (!strcmp(fs, "btrfs")) {
+	if (magic == FSPROBE_BTRFS_MAGIC || !strcmp(fs, "btrfs")) {
 		/* nodatacow (or chattr +C, inherited by new files in a directory)
-		 * makes btrfs overwrite in place */
+		 * makes btrfs overwrite in place, and then it compresses nothing */
 		if (!has_option(mo, "nodatacow", false) && !(flags & FS_NOCOW_FL)) {
 			stack_add(t, "btrfs copy-on-write");
 			t->cow = true;
+			btrfs_compression(t, flags);
 		}
-		if (has_option(mo, "compress", true) || (flags & FS_COMPR_FL)) {
+		if (t->compression[0]) {
 			stack_add(t, "btrfs compression");
 			t->cow = true;
 		}
-	} else if (!strcmp(fs, "zfs")) {
+	} else if (magic == FSPROBE_ZFS_MAGIC || !strcmp(fs, "zfs")) {
 		stack_add(t, "zfs");
 		t->cow = true;
+		t->arc = true;
 	} else if (!strcmp(fs, "bcachefs")) {
 		stack_add(t, "bcachefs");
 		t->cow = true;
@@ -548,6 +578,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	t->write_cache = -1;
 	t->discard = -1;
 	t->loop_dio = -1;
+	t->direct_io = -1;
 	if (err && errlen)
 		err[0] = '\0';
 
@@ -600,6 +631,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	} else {
 		probe_mount(t, source, sizeof(source));
 		fs_stack(t);
+		t->direct_io = fsprobe_direct_io(t);
 	}
 	if (t->device[0])
 		walk_stack(t, t->device, 0);
