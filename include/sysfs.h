@@ -50,4 +50,9 @@ struct sysfs_layer {
  */
 const struct sysfs_layer *sysfs_layer_of(const char *name, bool *dm);
 
+/* The layer a device-mapper device adds, from its dm/uuid text
+ * ("CRYPT-LUKS2-<uuid>-<name>": dm-crypt, which encrypts); NULL for a
+ * mapping that only moves blocks or an unknown prefix. Pure. */
+const struct sysfs_layer *sysfs_dm_layer(const char *uuid);
+
 #endif

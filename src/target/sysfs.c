@@ -138,20 +138,24 @@ static const struct {
 static const struct sysfs_layer md_layer = { .name = "md RAID" };
 static const struct sysfs_layer bcache_layer = { .name = "bcache" };
 
+const struct sysfs_layer *sysfs_dm_layer(const char *uuid)
+{
+	for (size_t i = 0; i < sizeof(dm_layers) / sizeof(dm_layers[0]); i++)
+		if (!strncmp(uuid, dm_layers[i].prefix, strlen(dm_layers[i].prefix)))
+			return &dm_layers[i].layer;
+	return NULL;	/* linear, kpartx partitions: they only move blocks */
+}
+
 const struct sysfs_layer *sysfs_layer_of(const char *name, bool *dm)
 {
 	char buf[256];
-	size_t i;
 
 	if (dm)
 		*dm = false;
 	if (!sysfs_read(buf, sizeof(buf), "/sys/class/block/%s/dm/uuid", name)) {
 		if (dm)
 			*dm = true;
-		for (i = 0; i < sizeof(dm_layers) / sizeof(dm_layers[0]); i++)
-			if (!strncmp(buf, dm_layers[i].prefix, strlen(dm_layers[i].prefix)))
-				return &dm_layers[i].layer;
-		return NULL;	/* linear, kpartx partitions: they only move blocks */
+		return sysfs_dm_layer(buf);
 	}
 	if (!sysfs_read(buf, sizeof(buf), "/sys/class/block/%s/md/level", name))
 		return &md_layer;
