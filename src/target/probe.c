@@ -561,6 +561,20 @@ static void btrfs_device(struct target_info *t)
 		snprintf(t->members, sizeof(t->members), "%s", names);
 }
 
+/* Every member's stack: one dm-crypt member encrypts what lands on it. */
+static void members_stack(struct target_info *t)
+{
+	char name[64];
+
+	for (const char *p = t->members; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		walk_stack(t, name, 0);
+		p += n;
+	}
+}
+
 int target_probe(const char *path, struct target_info *t, char *err, size_t errlen)
 {
 	char source[PATH_MAX] = "";
@@ -633,7 +647,9 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 		fs_stack(t);
 		t->direct_io = fsprobe_direct_io(t);
 	}
-	if (t->device[0])
+	if (t->members[0])
+		members_stack(t);
+	else if (t->device[0])
 		walk_stack(t, t->device, 0);
 	else if (t->kind != TARGET_BLOCK)
 		source_stack(t, source);
