@@ -47,6 +47,8 @@ struct settings {
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */
 	bool drop_caches;	/* sync + drop the page cache before each test */
 	bool trim;		/* discard before each write test (target_trim) */
+	bool verify;		/* write self-checking blocks, read them back after
+				 * each write test's window (runner.h) */
 	/* --steady-state: each test in rounds until SNIA PTS steady state
 	 * (steady.h), at most max_rounds (0: 25) of round_ns (0: --runtime) */
 	bool steady_state;

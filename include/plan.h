@@ -92,6 +92,9 @@ bool plan_writes(const struct plan *p);
 bool plan_direct(const struct plan *p);
 bool plan_needs_data(const struct plan *p);
 
+/* Does any test check the working set (the verify test)? */
+bool plan_checks(const struct plan *p);
+
 /* A test's display name: "rand-read 4k qd32", with " j4" for jobs and
  * " direct"/" buffered" when it differs from the run's setting. */
 void plan_spec_name(const struct test_spec *t, bool run_direct, char *buf, size_t len);

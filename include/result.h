@@ -9,6 +9,7 @@
 #include "steady.h"
 #include "target.h"
 #include "timeline.h"
+#include "verify.h"
 #include "workload.h"
 
 /* Percentiles every test reports, in percent. */
@@ -121,6 +122,10 @@ struct test_result {
 	 * NULL when nothing was (a read test, no --trim), a static string or
 	 * one the result owns. */
 	struct target_trim trim;
+
+	/* --verify's read-back after the window, or what the verify test
+	 * checked; done false when neither ran. Summed over the runs. */
+	struct verify_sum verify;
 
 	/* Did the throughput drift during the window (result_drift)? Over the
 	 * runs whose timeline could tell (drift_valid: at least one), drift is

@@ -48,6 +48,14 @@ struct test_spec {
 				 * runtime, whichever is first; no ramp then. 0:
 				 * the runtime alone. The plan takes wl->passes. */
 	uint64_t seed;
+	/* --verify: stamp every block written with a self-checking header
+	 * (verify.h) and, after the measured window and the device counters'
+	 * end sample, read back every block the jobs wrote and check it
+	 * (out->verify; its time is its own, never the window's). stamp
+	 * alone: the headers only, for a verify test later in the plan. */
+	bool verify;
+	bool stamp;
+	uint32_t unit;		/* their units' bytes (verify.h); 0: verify_unit(bs) */
 	const int *cpus;	/* pin job i to cpus[i % ncpus]; NULL = no pinning */
 	unsigned ncpus;
 	/* Optional: called about twice a second from the runner's own thread

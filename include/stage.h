@@ -29,6 +29,8 @@ struct stage_in {
 	const struct target_info *ti;
 	uint64_t size;			/* the working set to lay out, bytes */
 	uint64_t seed;			/* of its data */
+	bool checkable;			/* lay it out with --verify's headers (a plan
+					 * with the verify test) */
 	const volatile sig_atomic_t *stop;	/* stops the layout; may be NULL */
 	/* Optional: how far the layout is (bytes written, of total). */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);

@@ -163,11 +163,13 @@ int target_scratch_leftovers(const char *dir, char *names, size_t len);
 
 /* Write len bytes of incompressible data to f (created earlier by
  * target_scratch_file), then fdatasync, so read tests never read holes.
- * bs is the write size. When stop is given and becomes non-zero, stops
+ * bs is the write size. checkable: every 4 KiB (512 bytes in a shorter
+ * tail) carries --verify's header (verify.h) for seed, so that a verify
+ * test finds the layout good where no test wrote. When stop is given and becomes non-zero, stops
  * within one chunk and returns -EINTR; progress (may be NULL) is called
  * after every chunk with the bytes written so far. Returns 0 or -errno. */
 int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64_t seed,
-		  const volatile sig_atomic_t *stop,
+		  bool checkable, const volatile sig_atomic_t *stop,
 		  void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg);
 
 /* Drop the target's cached pages for fd: fdatasync + POSIX_FADV_DONTNEED

@@ -58,6 +58,8 @@ struct verify_sum {
 	uint64_t bad;		/* units that did not match */
 	uint64_t bytes;		/* bytes read back */
 	uint64_t time_ns;	/* the read-back's wall time (outside every window) */
+	bool timed;		/* the check was the measured test itself (the verify
+				 * test): time_ns is its window, not extra */
 	int read_errno;		/* of the first failed read, 0 if none */
 	struct verify_bad first; /* the lowest offset of the bad; field NONE if none */
 };
@@ -106,16 +108,23 @@ int verify_read(int fd, void *buf, uint64_t offset, size_t len, uint32_t unit, b
 		uint64_t seed, struct verify_sum *sum);
 
 /*
- * Read back and check the blocks of bs bytes at base + i * bs whose bit i
- * is set in written (nblocks bits), runs of consecutive ones together, at
- * most VERIFY_CHUNK (or one block) at a time. Stops at the first failed
- * read. Returns 0, -ENOMEM, or the read's -errno (its range counted bad).
+ * Read back and check, in units of unit bytes (bs a multiple of it), the
+ * blocks of bs bytes at base + i * bs whose bit i is set in written
+ * (nblocks bits), runs of consecutive ones together, at most VERIFY_CHUNK
+ * (or one block) at a time. Stops at the first failed read. Returns 0,
+ * -EINVAL, -ENOMEM, or the read's -errno (its range counted bad).
  */
-int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, const uint64_t *written,
-		  uint64_t seed, struct verify_sum *sum);
+int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t unit,
+		  const uint64_t *written, uint64_t seed, struct verify_sum *sum);
 
 /* Add b to a: counts and times summed, the lower first bad kept. */
 void verify_sum_add(struct verify_sum *a, const struct verify_sum *b);
+
+/* The first bad unit of s in words, for a warning and the text report:
+ * "at offset 1048576: crc expected 0x1f2e3d4c, found 0x0badf00d" (offsets,
+ * seeds and sizes in decimal, magics and CRCs in hex; a failed read says
+ * its error). "" when none is bad. */
+void verify_first_bad(const struct verify_sum *s, char *buf, size_t len);
 
 /* The field's name in reports ("crc", "offset" ...), and back (-1 unknown). */
 const char *verify_field_name(enum verify_field f);

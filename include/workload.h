@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "target.h"
+#include "verify.h"
 
 enum wl_pattern { WL_SEQ, WL_RAND };
 
@@ -133,6 +134,9 @@ struct wl_ops {
 	/* What one job with these parameters will hold (fills fp; an
 	 * estimate, never below what init and op allocate and make). */
 	void (*footprint)(const struct wl_job *job, struct wl_footprint *fp);
+	/* Optional: what the job checked (the verify test), into out, before
+	 * cleanup; the runner sums the jobs' into the result's verify. */
+	void (*checked)(void *state, struct verify_sum *out);
 	const char *unit;	/* what one op is, for humans: "file created" */
 };
 
@@ -154,6 +158,11 @@ struct workload {
 	 * comes first, with no ramp (hdparm -t reads the device once from
 	 * the start and stops at its end); 0: at the runtime. */
 	uint32_t passes;
+	bool whole;		/* WL_OPS: runs until it is done (WL_OP_DONE), past
+				 * the runtime: the verify test reads all of the
+				 * working set once */
+	bool checks;		/* checks what --verify wrote (the verify test): a
+				 * plan with it stamps its write tests' blocks */
 	/* WL_BLOCK: percentage of requests that are writes, each drawn from
 	 * the job's seeded RNG (0: every request goes in dir). */
 	unsigned write_pct;
@@ -181,13 +190,21 @@ static inline bool wl_writes(const struct workload *w)
 const struct workload *wl_table(size_t *n);
 const struct workload *wl_find(const char *name);
 
-/* The WL_OPS implementations (char.c, rewrite.c, meta.c). */
+/* The WL_OPS implementations (char.c, rewrite.c, meta.c, check.c). */
 extern const struct wl_ops wl_char_write_ops;
 extern const struct wl_ops wl_char_read_ops;
 extern const struct wl_ops wl_rewrite_ops;
 extern const struct wl_ops wl_meta_create_ops;
 extern const struct wl_ops wl_meta_stat_ops;
 extern const struct wl_ops wl_meta_delete_ops;
+extern const struct wl_ops wl_verify_ops;
+
+/* Can --verify check what w writes? A block workload that writes (the
+ * runner stamps its buffers); one doing its own I/O writes its own way. */
+static inline bool wl_verifiable(const struct workload *w)
+{
+	return w->kind == WL_BLOCK && wl_writes(w);
+}
 
 /* xoshiro256** PRNG: fast, seeded, reproducible across runs and hosts. */
 struct wl_rng {

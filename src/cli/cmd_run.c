@@ -246,6 +246,11 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 			  "the round limit", c->s.max_rounds);
 		return EXIT_USAGE;
 	}
+	if (c->s.verify && (c->e->flags & ENGINE_F_NO_IO)) {
+		cli_error("--verify: the %s engine moves no data: there is nothing to read back",
+			  c->e->name);
+		return EXIT_USAGE;
+	}
 	if (c->s.trim && geteuid() != 0) {
 		cli_error("--trim: needs root (FITRIM and BLKDISCARD do)");
 		return EXIT_USAGE;
@@ -353,6 +358,48 @@ static void word_plan(struct run_ctx *c)
 				   "cannot stand in for", names, c->e->name);
 }
 
+/*
+ * --verify needs a test whose blocks it can check: none left because the
+ * target may not be written is the safety gate's refusal (3); none in the
+ * plan at all is a usage error (2). Write tests doing their own I/O are
+ * run unchecked, and the run says so.
+ */
+static int check_verify(struct run_ctx *c)
+{
+	const struct plan *p = &c->plan;
+	char names[512] = "", mine[512] = "";
+	size_t used = 0, own = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct workload *w = p->specs[i].wl;
+
+		if (p->specs[i].verify || w->checks)
+			any = true;
+		else if (wl_writes(w) && own < sizeof(mine) && !strstr(mine, w->name))
+			own += (size_t)snprintf(mine + own, sizeof(mine) - own, "%s%s",
+						own ? ", " : "", w->name);
+		else if (used < sizeof(names) && !strstr(names, w->name))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 used ? ", " : "", w->name);
+	}
+	if (!any && plan_skipped(p, PLAN_SKIP_WRITES, names, sizeof(names))) {
+		cli_error("--verify: writes to %s are not allowed (%s), and the tests that write "
+			  "blocks to check were left out: %s", c->ti.path, c->writes.reason, names);
+		return EXIT_REFUSED;
+	}
+	if (!any) {
+		cli_error("--verify: no test writes blocks it could check (%s%s%s); to check what an "
+			  "earlier run wrote, use --test verify", names, own && used ? ", " : "",
+			  mine);
+		return EXIT_USAGE;
+	}
+	if (own)
+		result_add_warning(&c->r, "--verify: %s do their own I/O and are not verified",
+				   mine);
+	return EXIT_OK;
+}
+
 /* The tests, what was left out and why, and whether the machine, the
  * file system and the process limits can take them. */
 static int do_plan(struct run_ctx *c)
@@ -369,6 +416,11 @@ static int do_plan(struct run_ctx *c)
 	if (ret) {
 		cli_error("%s", err);
 		return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+	}
+	if (c->s.verify) {
+		ret = check_verify(c);
+		if (ret != EXIT_OK)
+			return ret;
 	}
 	word_plan(c);
 	/* Lay out enough for the largest working set of the plan. */
@@ -399,7 +451,8 @@ static int do_plan(struct run_ctx *c)
 static int do_stage(struct run_ctx *c)
 {
 	struct stage_in in = { .plan = &c->plan, .e = c->e, .ti = &c->ti, .size = c->size,
-			       .seed = c->s.seed, .stop = &interrupted,
+			       .seed = c->s.seed, .checkable = plan_checks(&c->plan),
+			       .stop = &interrupted,
 			       .progress = c->progress ? cli_progress_layout : NULL,
 			       .progress_arg = (void *)c->ti.path };
 	char err[768];

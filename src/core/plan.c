@@ -7,6 +7,7 @@
 
 #include "parse.h"
 #include "plan.h"
+#include "verify.h"
 #include "workload.h"
 
 /* The working set: what the user asked for, within what the target holds. */
@@ -260,6 +261,11 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				 bs, ti->logical_block_size);
 			return -EINVAL;
 		}
+		if (gs.verify && wl_verifiable(w) && !verify_unit((uint32_t)bs)) {
+			snprintf(err, errlen, "--verify: --bs %" PRIu64 " is not a multiple of 512 "
+				 "bytes, the smallest block it can stamp", bs);
+			return -EINVAL;
+		}
 		if (bs > ws) {
 			snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
 				 "set (%" PRIu64 " bytes)", bs, ws);
@@ -279,6 +285,8 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.size = size,
 				.passes = w->passes,
 				.seed = gs.seed,
+				.verify = gs.verify && wl_verifiable(w),
+				.stamp = gs.verify && wl_verifiable(w),
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,
 				.ncpus = (unsigned)in->run->ncpus,
 				.params = params,
@@ -301,6 +309,31 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 		}
 	}
 	return 0;
+}
+
+/*
+ * A verify test checks what the write tests before it wrote: they stamp
+ * their blocks, with --verify or not. And every stamping test of the plan
+ * uses one unit: a 512-byte block written into a 4 KiB unit would make it
+ * fail its CRC, though nothing went wrong, so one block size that is no
+ * multiple of 4 KiB makes them all stamp 512-byte units. (A block of no
+ * multiple of 512, buffered, cannot be stamped: the verify test finds it.)
+ */
+static void plan_units(struct plan *p)
+{
+	uint32_t unit = VERIFY_UNIT;
+
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].wl->checks)
+			for (unsigned j = 0; j < i; j++)
+				if (wl_verifiable(p->specs[j].wl) && verify_unit(p->specs[j].bs))
+					p->specs[j].stamp = true;
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].stamp && verify_unit(p->specs[i].bs) < unit)
+			unit = verify_unit(p->specs[i].bs);
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].stamp)
+			p->specs[i].unit = unit;
 }
 
 /*
@@ -353,6 +386,7 @@ int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errle
 			}
 		}
 	}
+	plan_units(p);
 	if (!p->n) {
 		char names[256];
 
@@ -377,6 +411,14 @@ bool plan_needs_data(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->n; i++)
 		if (!p->specs[i].wl->own_files)
+			return true;
+	return false;
+}
+
+bool plan_checks(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->specs[i].wl->checks)
 			return true;
 	return false;
 }

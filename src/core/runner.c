@@ -17,6 +17,7 @@
 #include "dropbehind.h"
 #include "runner.h"
 #include "timeline.h"
+#include "verify.h"
 
 /* Buffers are aligned for O_DIRECT on any device we are likely to meet. */
 #define BUF_ALIGN 4096
@@ -55,6 +56,15 @@ struct worker {
 					 * UINT64_MAX: no limit */
 	uint64_t ops_limit;		/* its window closes at this many ops */
 	bool passes_done;		/* and it did close there */
+	/* --verify (spec->stamp): the unit of its blocks, the CRC of each
+	 * slot's payload per unit (qd x bs / unit), which slots a read
+	 * overwrote since (a mixed test; NULL otherwise), and (spec->verify)
+	 * the blocks of its offsets it wrote, a bit each */
+	uint32_t unit, units;
+	uint32_t *pcrc;
+	bool *dirty;
+	uint64_t *written;
+	struct verify_sum checked;	/* what a checking workload checked */
 	bool drop_behind;		/* see runner.h */
 	struct drop_behind db;		/* its ranges (dropbehind.h) */
 
@@ -278,6 +288,27 @@ static int worker_setup_ops(struct worker *w)
 	return ret;
 }
 
+/* --verify's buffers: the payload CRCs of every slot, computed once here
+ * so that a stamp costs a header's CRC, and the slots' dirty marks of a
+ * test that reads into them too. */
+static int stamp_setup(struct worker *w)
+{
+	const struct test_spec *s = w->spec;
+
+	w->unit = s->unit ? s->unit : verify_unit(s->bs);
+	if (!w->unit || s->bs % w->unit)
+		return worker_fail(w, -EINVAL, "--verify: a block size that is no multiple of 512");
+	w->units = s->bs / w->unit;
+	w->pcrc = calloc((size_t)s->qd * w->units, sizeof(*w->pcrc));
+	if (s->wl->write_pct)
+		w->dirty = calloc(s->qd, sizeof(*w->dirty));
+	if (!w->pcrc || (s->wl->write_pct && !w->dirty))
+		return worker_fail(w, -ENOMEM, "allocating --verify's checksums");
+	for (unsigned i = 0; i < s->qd; i++)
+		verify_payload_crcs(w->reqs[i].buf, s->bs, w->unit, w->pcrc + (size_t)i * w->units);
+	return 0;
+}
+
 /* Everything a worker needs before the clock starts. */
 static int worker_setup(struct worker *w)
 {
@@ -320,6 +351,11 @@ static int worker_setup(struct worker *w)
 		r->idx = i;
 		w->freel[i] = r;
 	}
+	if (s->stamp) {
+		ret = stamp_setup(w);
+		if (ret)
+			return ret;
+	}
 
 	/* Sequential jobs each walk their own slice; random jobs roam the
 	 * whole working set with their own seed. A fixed region (hdparm -T's
@@ -338,6 +374,11 @@ static int worker_setup(struct worker *w)
 		return worker_fail(w, ret, "working set smaller than one block per job");
 	w->left = s->passes ? s->passes * w->gen.nblocks : UINT64_MAX;
 	w->ops_limit = w->left;
+	if (s->verify) {
+		w->written = calloc(verify_map_words(w->gen.nblocks), sizeof(*w->written));
+		if (!w->written)
+			return worker_fail(w, -ENOMEM, "allocating the map of blocks written");
+	}
 
 	w->ctx.fd = -1;
 	w->ctx.qd = qd;
@@ -361,6 +402,8 @@ static int worker_setup(struct worker *w)
 
 static void worker_teardown(struct worker *w)
 {
+	if (w->ops_ready && w->spec->wl->ops->checked && w->ops_state)
+		w->spec->wl->ops->checked(w->ops_state, &w->checked);
 	if (w->ops_ready)
 		w->spec->wl->ops->cleanup(w->ops_state);
 	if (w->engine_ready)
@@ -368,6 +411,8 @@ static void worker_teardown(struct worker *w)
 	if (w->ctx.fd >= 0)
 		close(w->ctx.fd);
 	buf_free(w);
+	free(w->pcrc);
+	free(w->dirty);
 	free(w->reqs);
 	free(w->freel);
 	free(w->batch);
@@ -450,6 +495,33 @@ static bool window_ends(struct worker *w, uint64_t *now, uint64_t end)
 	return true;
 }
 
+/* --verify: stamp r's buffer for its offset, the payload CRCs first made
+ * again if a read has overwritten the slot (a mixed test). */
+static void stamp_req(struct worker *w, struct io_req *r)
+{
+	uint32_t *crcs = w->pcrc + (size_t)r->idx * w->units;
+
+	if (w->dirty && w->dirty[r->idx]) {
+		verify_payload_crcs(r->buf, r->len, w->unit, crcs);
+		w->dirty[r->idx] = false;
+	}
+	verify_stamp(r->buf, r->len, w->unit, r->offset, w->spec->seed,
+		     ((uint64_t)w->id << 48) + w->write_seq, crcs);
+	w->write_seq += w->units;
+}
+
+/* A completed request, for --verify: a write's block is marked written, a
+ * read leaves its slot's payload CRCs stale. */
+static void stamp_done(struct worker *w, const struct io_req *r)
+{
+	if (r->dir == IO_WRITE) {
+		if (w->written)
+			verify_mark(w->written, (r->offset - w->gen.base) / w->spec->bs);
+	} else if (w->dirty) {
+		w->dirty[r->idx] = true;
+	}
+}
+
 /*
  * The hot loop: refill every free slot, submit the batch, reap at least one
  * completion, time and count it. One clock read per batch on each side:
@@ -457,8 +529,13 @@ static bool window_ends(struct worker *w, uint64_t *now, uint64_t end)
  * together share an end time, which is when we learned of them. It ends
  * only with nothing in flight, whatever stopped it, so no request is
  * abandoned to an engine being torn down.
+ *
+ * stamp (--verify) is a constant in each of the two copies worker_loop
+ * makes of it (always_inline): the copy without it is the loop as it was,
+ * and the one with it pays its stamps and marks, no branch more.
  */
-static void worker_loop(struct worker *w)
+static inline __attribute__((always_inline)) void worker_loop_as(struct worker *w,
+								  const bool stamp)
 {
 	const struct test_spec *s = w->spec;
 	const struct engine_ops *e = s->engine;
@@ -491,8 +568,13 @@ static void worker_loop(struct worker *w)
 			if (mixed)
 				r->dir = wl_draw_write(&w->dir_rng, write_pct) ? IO_WRITE : IO_READ;
 			if (is_write || (mixed && r->dir == IO_WRITE)) {
-				wl_stamp(r->buf, r->len, ((uint64_t)w->id << 48) + w->write_seq);
-				w->write_seq += stamp_step;
+				if (stamp) {
+					stamp_req(w, r);
+				} else {
+					wl_stamp(r->buf, r->len,
+						 ((uint64_t)w->id << 48) + w->write_seq);
+					w->write_seq += stamp_step;
+				}
 			}
 			w->batch[n++] = r;
 		}
@@ -549,6 +631,8 @@ static void worker_loop(struct worker *w)
 				stopping = true;
 				continue;
 			}
+			if (stamp)
+				stamp_done(w, r);
 			if (w->drop_behind) {
 				if (r->dir == IO_READ)
 					drop_behind_read(&w->db, r->offset, r->len);
@@ -577,6 +661,14 @@ static void worker_loop(struct worker *w)
 	w->bytes = w->ops * s->bs;
 }
 
+static void worker_loop(struct worker *w)
+{
+	if (w->spec->stamp)
+		worker_loop_as(w, true);
+	else
+		worker_loop_as(w, false);
+}
+
 /*
  * The WL_OPS loop: one op at a time, a clock read on each side of it (an op
  * is sized to cost far more than the ~20 ns read). The window opens at the
@@ -598,7 +690,7 @@ static void worker_loop_ops(struct worker *w)
 		if (!measuring && t1 >= ramp_end && __atomic_load_n(w->sampled, __ATOMIC_ACQUIRE)) {
 			measuring = true;
 			window_open(w, t1);
-			end = t1 + s->runtime_ns;
+			end = s->wl->whole ? UINT64_MAX : t1 + s->runtime_ns;
 			t1 = clock_ns();	/* getrusage is not part of the op */
 		}
 		res = op(state);
@@ -679,6 +771,7 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 		out->errors += w->errors;
 		if (!w->passes_done)
 			out->passes_done = false;
+		verify_sum_add(&out->verify, &w->checked);
 		if (w->ctx.note[0] && !out->engine_note[0])
 			snprintf(out->engine_note, sizeof(out->engine_note), "%s", w->ctx.note);
 		cpu_user += w->cpu_user_ns;
@@ -687,6 +780,11 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 			window = w->t_end - w->t_start;
 	}
 	out->runtime_ns = window;
+	/* a checking workload's check is its window */
+	if (out->verify.done) {
+		out->verify.timed = true;
+		out->verify.time_ns = window;
+	}
 	if (window) {
 		out->cpu_user_pct = 100.0 * (double)cpu_user / (double)window;
 		out->cpu_sys_pct = 100.0 * (double)cpu_sys / (double)window;
@@ -869,6 +967,47 @@ static void sampler_finish(struct sampler *sm, const struct worker *ws, unsigned
 			    start - sm->origin, out->ops, out->bytes, out->lat, &out->timeline);
 }
 
+/*
+ * --verify's read-back, after the windows, the device counters' end sample
+ * and the jobs, so that it is in none of them: every block a job wrote is
+ * read back through a descriptor of its own (O_DIRECT as the test was;
+ * buffered, the target's cached pages are written back and dropped first,
+ * so that the device answers, not the page cache) and checked. Jobs that
+ * share the working set (random ones) have their maps merged: a block two
+ * of them wrote is read once.
+ */
+static void read_back(const struct test_spec *spec, const struct run_target *where,
+		      struct worker *ws, unsigned n, struct test_result *out)
+{
+	const bool shared = !(spec->wl->pattern == WL_SEQ && !spec->wl->fixed_size);
+	struct verify_sum sum = { .done = true };
+	uint64_t t = clock_ns();
+	int fd, ret = 0;
+
+	fd = target_open(&where->data, O_RDONLY | (spec->direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		ret = fd;
+	} else {
+		if (!spec->direct)
+			(void)target_drop_cache(fd, where->ti->kind);	/* best effort */
+		for (unsigned i = 1; shared && i < n; i++)
+			for (size_t k = 0; k < verify_map_words(ws[0].gen.nblocks); k++)
+				ws[0].written[k] |= ws[i].written[k];
+		for (unsigned i = 0; i < (shared ? 1 : n) && !ret; i++)
+			ret = verify_blocks(fd, ws[i].gen.base, ws[i].gen.nblocks, spec->bs,
+					    ws[0].unit, ws[i].written, spec->seed, &sum);
+		close(fd);
+	}
+	if (ret && !sum.read_errno) {
+		/* nothing could be read (no descriptor, no memory): one bad */
+		sum.read_errno = -ret;
+		sum.first = (struct verify_bad){ .field = VERIFY_F_READ };
+		sum.bad++;
+	}
+	sum.time_ns = clock_ns() - t;
+	out->verify = sum;
+}
+
 /* Per request besides its buffer: the slot, its place in three lists, and
  * the engine's own (an io_uring SQE and CQEs, a libaio iocb and event). */
 #define REQ_OVERHEAD (sizeof(struct io_req) + 3 * sizeof(void *) + 128)
@@ -891,6 +1030,11 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 	} else {
 		one.mem_bytes = (uint64_t)s->qd * (s->bs + REQ_OVERHEAD);
 		one.fds = 2;	/* the target and the engine's ring */
+		/* --verify: the payload CRCs, the dirty marks, the map */
+		if (s->stamp)
+			one.mem_bytes += (uint64_t)s->qd * (s->bs / VERIFY_UNIT_MIN * 4 + 1);
+		if (s->verify)
+			one.mem_bytes += spec_size(s) / s->bs / 8 + 8;
 	}
 	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + TEST_OVERHEAD;
 	fp->disk_bytes = (uint64_t)s->jobs * one.disk_bytes;
@@ -1023,6 +1167,10 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	if (!ret) {
 		merge(ws, n, out);
 		sampler_finish(&sm, ws, n, out);
+		/* interrupted: the user wants out, not a read-back */
+		if (spec->verify && !(spec->engine->flags & ENGINE_F_NO_IO) &&
+		    !(spec->stop && *spec->stop))
+			read_back(spec, where, ws, n, out);
 		if (ops_kind) {
 			struct wl_desc d = { .engine = "-", .io_size = spec->bs,
 					     .direct = spec->direct };
@@ -1040,8 +1188,10 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		}
 	}
 	/* Each worker tore down its own engine, fds and buffers. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(ws[i].lat);
+		free(ws[i].written);
+	}
 	free(ws);
 	timeline_rec_free(&sm.rec);	/* nothing left after finish */
 	free(sm.cur);

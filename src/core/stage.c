@@ -64,7 +64,8 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 		/* Only tests that read or rewrite the data file need it written
 		 * out first; file tests and per-char writes make their own. */
 		if (plan_needs_data(p)) {
-			ret = target_layout(&st->where.data, in->size, 1u << 20, in->seed, in->stop,
+			ret = target_layout(&st->where.data, in->size, 1u << 20, in->seed,
+					    in->checkable, in->stop,
 					    in->progress, in->progress_arg);
 			if (ret == -EINTR) {
 				snprintf(err, errlen, "interrupted while laying out the working "

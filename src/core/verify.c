@@ -1,5 +1,7 @@
 /* verify.c - self-checking blocks: stamp them, check them, read them back. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -169,16 +171,15 @@ static bool marked(const uint64_t *map, uint64_t i)
 	return map[i / 64] & (1ull << (i % 64));
 }
 
-int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, const uint64_t *written,
-		  uint64_t seed, struct verify_sum *sum)
+int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t unit,
+		  const uint64_t *written, uint64_t seed, struct verify_sum *sum)
 {
 	const uint64_t per_read = bs >= VERIFY_CHUNK ? 1 : VERIFY_CHUNK / bs;
-	const uint32_t unit = verify_unit(bs);
 	void *buf = NULL;
 	uint64_t i = 0, run;
 	int ret = 0;
 
-	if (!unit)
+	if (!unit || unit < VERIFY_HDR_LEN || bs % unit)
 		return -EINVAL;
 	if (posix_memalign(&buf, 4096, (size_t)(per_read * bs)))
 		return -ENOMEM;
@@ -215,6 +216,31 @@ void verify_sum_add(struct verify_sum *a, const struct verify_sum *b)
 	a->bad += b->bad;
 	a->bytes += b->bytes;
 	a->time_ns += b->time_ns;
+}
+
+void verify_first_bad(const struct verify_sum *s, char *buf, size_t len)
+{
+	const struct verify_bad *b = &s->first;
+	const char *name = verify_field_name(b->field);
+
+	buf[0] = 0;
+	if (!s->bad)
+		return;
+	switch (b->field) {
+	case VERIFY_F_MAGIC:
+	case VERIFY_F_CRC:
+		snprintf(buf, len, "at offset %" PRIu64 ": %s expected 0x%08" PRIx64 ", found 0x%08"
+			 PRIx64, b->offset, name, b->expected, b->found);
+		break;
+	case VERIFY_F_READ:
+		snprintf(buf, len, "at offset %" PRIu64 ": reading %" PRIu64 " bytes back failed "
+			 "after %" PRIu64 ": %s", b->offset, b->expected, b->found,
+			 strerror(s->read_errno ? s->read_errno : EIO));
+		break;
+	default:
+		snprintf(buf, len, "at offset %" PRIu64 ": %s expected %" PRIu64 ", found %" PRIu64,
+			 b->offset, name, b->expected, b->found);
+	}
 }
 
 const char *verify_field_name(enum verify_field f)

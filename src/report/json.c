@@ -410,6 +410,29 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 		jw_u64(w, "bytes", t->trim.bytes);
 		jw_close(w, '}');
 	}
+	/* --verify's read-back after the window, or the verify test's check:
+	 * units checked and bad, the first bad (lowest offset) */
+	if (t->verify.done) {
+		jw_open(w, "verify", '{', true);
+		jw_u64(w, "blocks", t->verify.blocks);
+		jw_u64(w, "bad", t->verify.bad);
+		jw_u64(w, "bytes", t->verify.bytes);
+		jw_u64(w, "time_ns", t->verify.time_ns);
+		jw_bool(w, "timed", t->verify.timed);
+		if (t->verify.bad) {
+			jw_open(w, "first_bad", '{', true);
+			jw_u64(w, "offset", t->verify.first.offset);
+			jw_cstr(w, "field", verify_field_name(t->verify.first.field));
+			jw_u64(w, "expected", t->verify.first.expected);
+			jw_u64(w, "found", t->verify.first.found);
+			if (t->verify.read_errno)
+				jw_i64(w, "errno", t->verify.read_errno);
+			jw_close(w, '}');
+		} else {
+			jw_null(w, "first_bad");
+		}
+		jw_close(w, '}');
+	}
 	/* the throughput's change over the window (timeline.h), null when the
 	 * timelines are too short to tell; drifted: beyond the limit */
 	jw_fixed(w, "timeline_drift", t->drift_valid ? t->drift : NAN, 4);

@@ -124,6 +124,15 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   PRIu64, t->name, t->errors, strerror(t->first_errno),
 					   t->first_error_offset);
 		}
+		if (t->verify.bad) {
+			char first[160];
+
+			failed = true;
+			verify_first_bad(&t->verify, first, sizeof(first));
+			result_add_warning(r, "%s: %" PRIu64 " of %" PRIu64 " blocks read back "
+					   "did not match what was written, the first %s", t->name,
+					   t->verify.bad, t->verify.blocks, first);
+		}
 		if (t->cached)
 			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
 					   t->name);

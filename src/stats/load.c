@@ -531,6 +531,47 @@ static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run
 	return load_timeline(l, w, o, &run->timeline);
 }
 
+/* "verify" of a test (newer than the rest: absent when nothing was checked). */
+static int load_verify(struct ld *l, const char *w, json_t *o, struct verify_sum *v)
+{
+	json_t *vo = json_object_get(o, "verify"), *fb, *e;
+	char w2[64], field[16];
+	int f;
+
+	if (!vo)
+		return 0;
+	snprintf(w2, sizeof(w2), "%s.verify", w);
+	if (!json_is_object(vo))
+		return wrong(l, w, "verify", "an object");
+	if (get_u64(l, w2, vo, "blocks", &v->blocks) || get_u64(l, w2, vo, "bad", &v->bad) ||
+	    get_u64(l, w2, vo, "bytes", &v->bytes) || get_u64(l, w2, vo, "time_ns", &v->time_ns) ||
+	    get_obj(l, w2, vo, "first_bad", true, &fb))
+		return -EINVAL;
+	v->done = true;
+	if (json_object_get(vo, "timed") && get_bool(l, w2, vo, "timed", &v->timed))
+		return -EINVAL;
+	if (!fb)
+		return 0;
+	snprintf(w2, sizeof(w2), "%s.verify.first_bad", w);
+	if (get_u64(l, w2, fb, "offset", &v->first.offset) ||
+	    get_str(l, w2, fb, "field", field, sizeof(field)) ||
+	    get_u64(l, w2, fb, "expected", &v->first.expected) ||
+	    get_u64(l, w2, fb, "found", &v->first.found))
+		return -EINVAL;
+	f = verify_field_parse(field);
+	if (f < 0)
+		return wrong(l, w2, "field", "one of magic, len, offset, seed, crc, read");
+	v->first.field = (enum verify_field)f;
+	e = json_object_get(fb, "errno");
+	if (e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    json_integer_value(e) > INT_MAX)
+			return wrong(l, w2, "errno", "a non-negative integer");
+		v->read_errno = (int)json_integer_value(e);
+	}
+	return 0;
+}
+
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16];
@@ -656,6 +697,9 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		    get_u64(l, w2, trim, "bytes", &t->trim.bytes))
 			return -EINVAL;
 	}
+
+	if (load_verify(l, w, o, &t->verify))
+		return -EINVAL;
 
 	if (get_u64(l, w, o, "errors", &t->errors) ||
 	    get_obj(l, w, o, "first_error", true, &ferr))

@@ -99,6 +99,7 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			acc->first_error_offset = run->first_error_offset;
 		}
 		acc->errors += run->errors;
+		verify_sum_add(&acc->verify, &run->verify);
 	}
 	run->lat = NULL;
 	run->timeline = (struct timeline){ 0 };

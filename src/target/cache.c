@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "target.h"
+#include "verify.h"
 #include "workload.h"
 
 #define LAYOUT_BUF (1u << 20)
@@ -23,6 +24,19 @@ static int go_buffered(int fd)
 	return 0;
 }
 
+/* A chunk of the layout at off, checkable: 4 KiB units, then 512-byte ones
+ * for a tail shorter than 4 KiB; a tail under 512 bytes stays unstamped. */
+static void layout_stamp(void *buf, size_t chunk, uint64_t off, uint64_t seed, uint32_t *crcs)
+{
+	size_t big = chunk / VERIFY_UNIT * VERIFY_UNIT, small = chunk - big;
+
+	verify_payload_crcs(buf, (uint32_t)big, VERIFY_UNIT, crcs);
+	verify_stamp(buf, (uint32_t)big, VERIFY_UNIT, off, seed, off / VERIFY_UNIT, crcs);
+	verify_payload_crcs((char *)buf + big, (uint32_t)small, VERIFY_UNIT_MIN, crcs);
+	verify_stamp((char *)buf + big, (uint32_t)small, VERIFY_UNIT_MIN, off + big, seed,
+		     (off + big) / VERIFY_UNIT_MIN, crcs);
+}
+
 /*
  * Writes go out in chunks of a whole number of bs blocks, up to max(bs, 1 MiB):
  * a 4 KiB bs would otherwise take a syscall (and with O_DIRECT a device
@@ -31,7 +45,7 @@ static int go_buffered(int fd)
  * the file, so neither compression nor dedup can shrink it.
  */
 int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64_t seed,
-		  const volatile sig_atomic_t *stop,
+		  bool checkable, const volatile sig_atomic_t *stop,
 		  void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg)
 {
 	size_t bufsz, chunk, done;
@@ -39,6 +53,7 @@ int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64
 	uint64_t off = 0;
 	bool direct = true;
 	void *buf = NULL;
+	uint32_t *crcs = NULL;
 	ssize_t n;
 	int fd, ret = 0;
 
@@ -47,6 +62,10 @@ int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64
 	bufsz = bs > LAYOUT_BUF ? bs : LAYOUT_BUF / bs * bs;
 	if (posix_memalign(&buf, LAYOUT_ALIGN, bufsz))
 		return -ENOMEM;
+	if (checkable && !(crcs = calloc(bufsz / VERIFY_UNIT_MIN, sizeof(*crcs)))) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	/* no O_CREAT: only files we made (target_scratch_file) get written */
 	fd = target_open(f, O_WRONLY | O_DIRECT);
 	if (fd == -EINVAL) {
@@ -65,7 +84,10 @@ int target_layout(const struct target_file *f, uint64_t len, uint32_t bs, uint64
 		}
 		chunk = len - off < bufsz ? (size_t)(len - off) : bufsz;
 		wl_fill_random(buf, chunk, &rng);
-		wl_stamp(buf, (uint32_t)chunk, off / 512);
+		if (checkable)
+			layout_stamp(buf, chunk, off, seed, crcs);
+		else
+			wl_stamp(buf, (uint32_t)chunk, off / 512);
 		for (done = 0; done < chunk; done += (size_t)n) {
 			n = pwrite(fd, (char *)buf + done, chunk - done, (off_t)(off + done));
 			if (n < 0 && errno == EINTR) {
@@ -106,6 +128,7 @@ out_close:
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 out:
+	free(crcs);
 	free(buf);
 	return ret;
 }

@@ -185,6 +185,22 @@ static const struct workload workloads[] = {
 		.fixed_size = 2u << 20,
 		.report = WL_REPORT_HDPARM_CACHE,
 	},
+	{
+		/* The blocks --verify wrote, read back whole in a later run (a
+		 * device keeps them) or later in the plan; its rate is that of
+		 * the read-back and its check. */
+		.name = "verify",
+		.desc = "read the working set once, checking each block's offset, seed and "
+			"crc32c (what --verify wrote)",
+		.dir = IO_READ,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.finite = true,
+		.whole = true,
+		.checks = true,
+		.force_direct = -1,
+		.ops = &wl_verify_ops,
+	},
 };
 
 const struct workload *wl_table(size_t *n)

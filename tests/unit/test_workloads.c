@@ -233,7 +233,7 @@ static void test_char_and_rewrite(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(target_layout(&(struct target_file){ tmpfd, "data" }, 1u << 20, 1u << 16,
-				       3, NULL, NULL, NULL), 0);
+				       3, false, NULL, NULL, NULL), 0);
 
 	run_ops("char-write", data, 0, 50000000ull, &r);
 	assert_true(r.ops > 0);
