@@ -367,7 +367,7 @@ static void word_plan(struct run_ctx *c)
 static int check_verify(struct run_ctx *c)
 {
 	const struct plan *p = &c->plan;
-	char names[512] = "", mine[512] = "";
+	char names[512] = "", mine[512] = "", skipped[512];
 	size_t used = 0, own = 0;
 	bool any = false;
 
@@ -383,15 +383,15 @@ static int check_verify(struct run_ctx *c)
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 						 used ? ", " : "", w->name);
 	}
-	if (!any && plan_skipped(p, PLAN_SKIP_WRITES, names, sizeof(names))) {
+	if (!any && plan_skipped(p, PLAN_SKIP_WRITES, skipped, sizeof(skipped))) {
 		cli_error("--verify: writes to %s are not allowed (%s), and the tests that write "
-			  "blocks to check were left out: %s", c->ti.path, c->writes.reason, names);
+			  "blocks to check were left out: %s", c->ti.path, c->writes.reason, skipped);
 		return EXIT_REFUSED;
 	}
 	if (!any) {
-		cli_error("--verify: no test writes blocks it could check (%s%s%s); to check what an "
-			  "earlier run wrote, use --test verify", names, own && used ? ", " : "",
-			  mine);
+		cli_error("--verify: no test writes blocks it could check (%s%s%s%s); to check "
+			  "what an earlier run wrote, use --test verify", names, own && used ? ", " : "",
+			  mine, own ? " doing its own I/O" : "");
 		return EXIT_USAGE;
 	}
 	if (own)
