@@ -385,13 +385,14 @@ static int check_verify(struct run_ctx *c)
 	}
 	if (!any && plan_skipped(p, PLAN_SKIP_WRITES, skipped, sizeof(skipped))) {
 		cli_error("--verify: writes to %s are not allowed (%s), and the tests that write "
-			  "blocks to check were left out: %s", c->ti.path, c->writes.reason, skipped);
+			  "blocks to check were left out: %s", c->ti.path, c->writes.reason,
+			  skipped);
 		return EXIT_REFUSED;
 	}
 	if (!any) {
 		cli_error("--verify: no test writes blocks it could check (%s%s%s%s); to check "
-			  "what an earlier run wrote, use --test verify", names, own && used ? ", " : "",
-			  mine, own ? " doing its own I/O" : "");
+			  "what an earlier run wrote, use --test verify", names,
+			  own && used ? ", " : "", mine, own ? " doing its own I/O" : "");
 		return EXIT_USAGE;
 	}
 	if (own)

@@ -661,8 +661,8 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	/* run options that mean nothing to a sweep: refused, never dropped */
 	for (const char *const *o = (const char *const[]){ "test", "repeat", "csv", "bonnie-csv",
 							   "profile", "steady-state", "round",
-							   "max-rounds", "trim", "verify", "drop-caches",
-							   "label", NULL }; *o; o++) {
+							   "max-rounds", "trim", "verify",
+							   "drop-caches", "label", NULL }; *o; o++) {
 		if (opts_given(&c->cli, *o)) {
 			cli_error("tune: --%s is a run option tune does not take (--workload, "
 				  "--blocks, --json and --html are tune's)", *o);

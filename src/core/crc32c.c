@@ -38,7 +38,8 @@ uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
 	pthread_once(&table_once, table_build);
 	crc = ~crc;
 	/* the byte order of the 8-byte loads below: little-endian only */
-	_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slice-by-8 assumes little-endian");
+	_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+		       "slice-by-8 assumes little-endian");
 	for (; len >= 8; len -= 8, p += 8) {
 		memcpy(&v, p, 8);	/* p need not be aligned */
 		v ^= crc;

@@ -40,7 +40,9 @@ void verify_payload_crcs(const void *buf, uint32_t len, uint32_t unit, uint32_t 
 /* The CRC of a unit: its payload's, continued over the header past crc. */
 static uint32_t unit_crc(uint32_t payload_crc, const struct verify_hdr *h)
 {
-	return crc32c(payload_crc, &h->offset, VERIFY_HDR_LEN - offsetof(struct verify_hdr, offset));
+	const size_t at = offsetof(struct verify_hdr, offset);
+
+	return crc32c(payload_crc, &h->offset, VERIFY_HDR_LEN - at);
 }
 
 void verify_stamp(void *buf, uint32_t len, uint32_t unit, uint64_t offset, uint64_t seed,
@@ -194,9 +196,11 @@ int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t
 			i++;
 			continue;
 		}
-		for (run = 1; i + run < nblocks && run < per_read && marked(written, i + run); run++)
+		for (run = 1; i + run < nblocks && run < per_read && marked(written, i + run);
+		     run++)
 			;
-		ret = verify_read(fd, buf, base + i * bs, (size_t)(run * bs), unit, false, seed, sum);
+		ret = verify_read(fd, buf, base + i * bs, (size_t)(run * bs), unit, false, seed,
+				  sum);
 		i += run;
 	}
 	free(buf);

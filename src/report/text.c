@@ -351,8 +351,8 @@ static void text_verify(struct textw *w, const struct test_result *t)
 	char first[160], a[32];
 
 	verify_first_bad(v, first, sizeof(first));
-	text_line(w, "  ", 4, "%.*s: blocks read back and checked: %" PRIu64 ", %" PRIu64 " bad%s%s "
-		  "(%s MB in %.2f s%s)", FLD(t->name), v->blocks, v->bad,
+	text_line(w, "  ", 4, "%.*s: blocks read back and checked: %" PRIu64 ", %" PRIu64
+		  " bad%s%s (%s MB in %.2f s%s)", FLD(t->name), v->blocks, v->bad,
 		  v->bad ? ", the first " : "", first, fmt_mb(v->bytes, a, sizeof(a)),
 		  (double)v->time_ns / 1e9, v->timed ? "" : ", after the window, untimed");
 }
