@@ -95,6 +95,13 @@ bool plan_needs_data(const struct plan *p);
 /* Does any test check the working set (the verify test)? */
 bool plan_checks(const struct plan *p);
 
+/* --verify's tests: how many read back their blocks or check the working
+ * set; and the names (each once, ", "-separated, into buf) of those it
+ * leaves unchecked, writers doing their own I/O (writers true) or tests
+ * that write nothing (writers false). Returns how many names. */
+unsigned plan_verified(const struct plan *p);
+unsigned plan_unverified(const struct plan *p, bool writers, char *buf, size_t len);
+
 /* A test's display name: "rand-read 4k qd32", with " j4" for jobs and
  * " direct"/" buffered" when it differs from the run's setting. */
 void plan_spec_name(const struct test_spec *t, bool run_direct, char *buf, size_t len);

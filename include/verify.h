@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_VERIFY_H
 #define DISKBENCH_VERIFY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,11 +112,14 @@ int verify_read(int fd, void *buf, uint64_t offset, size_t len, uint32_t unit, b
  * Read back and check, in units of unit bytes (bs a multiple of it), the
  * blocks of bs bytes at base + i * bs whose bit i is set in written
  * (nblocks bits), runs of consecutive ones together, at most VERIFY_CHUNK
- * (or one block) at a time. Stops at the first failed read. Returns 0,
- * -EINVAL, -ENOMEM, or the read's -errno (its range counted bad).
+ * (or one block) at a time. Stops at the first failed read, and when
+ * *stop (unless NULL) is raised (-EINTR: what was checked is in sum).
+ * Returns 0, -EINVAL, -ENOMEM, -EINTR, or the read's -errno (its range
+ * counted bad).
  */
 int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t unit,
-		  const uint64_t *written, uint64_t seed, struct verify_sum *sum);
+		  const uint64_t *written, uint64_t seed, const volatile sig_atomic_t *stop,
+		  struct verify_sum *sum);
 
 /* Add b to a: counts and times summed, the lower first bad kept. */
 void verify_sum_add(struct verify_sum *a, const struct verify_sum *b);

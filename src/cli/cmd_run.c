@@ -367,38 +367,26 @@ static void word_plan(struct run_ctx *c)
 static int check_verify(struct run_ctx *c)
 {
 	const struct plan *p = &c->plan;
-	char names[512] = "", mine[512] = "", skipped[512];
-	size_t used = 0, own = 0;
-	bool any = false;
+	char reads[512], own[512], skipped[512];
+	unsigned nreads = plan_unverified(p, false, reads, sizeof(reads));
+	unsigned nown = plan_unverified(p, true, own, sizeof(own));
 
-	for (unsigned i = 0; i < p->n; i++) {
-		const struct workload *w = p->specs[i].wl;
-
-		if (p->specs[i].verify || w->checks)
-			any = true;
-		else if (wl_writes(w) && own < sizeof(mine) && !strstr(mine, w->name))
-			own += (size_t)snprintf(mine + own, sizeof(mine) - own, "%s%s",
-						own ? ", " : "", w->name);
-		else if (used < sizeof(names) && !strstr(names, w->name))
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 used ? ", " : "", w->name);
+	if (plan_verified(p)) {
+		if (nown)
+			result_add_warning(&c->r, "--verify: not checked, doing their own I/O: %s",
+					   own);
+		return EXIT_OK;
 	}
-	if (!any && plan_skipped(p, PLAN_SKIP_WRITES, skipped, sizeof(skipped))) {
+	if (plan_skipped(p, PLAN_SKIP_WRITES, skipped, sizeof(skipped))) {
 		cli_error("--verify: writes to %s are not allowed (%s), and the tests that write "
 			  "blocks to check were left out: %s", c->ti.path, c->writes.reason,
 			  skipped);
 		return EXIT_REFUSED;
 	}
-	if (!any) {
-		cli_error("--verify: no test writes blocks it could check (%s%s%s%s); to check "
-			  "what an earlier run wrote, use --test verify", names,
-			  own && used ? ", " : "", mine, own ? " doing its own I/O" : "");
-		return EXIT_USAGE;
-	}
-	if (own)
-		result_add_warning(&c->r, "--verify: %s do their own I/O and are not verified",
-				   mine);
-	return EXIT_OK;
+	cli_error("--verify: no test writes blocks it could check (%s%s%s%s); to check what an "
+		  "earlier run wrote, use --test verify", reads, nreads && nown ? ", " : "", own,
+		  nown ? " doing its own I/O" : "");
+	return EXIT_USAGE;
 }
 
 /* The tests, what was left out and why, and whether the machine, the

@@ -423,6 +423,39 @@ bool plan_checks(const struct plan *p)
 	return false;
 }
 
+unsigned plan_verified(const struct plan *p)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->n; i++)
+		n += p->specs[i].verify || p->specs[i].wl->checks;
+	return n;
+}
+
+unsigned plan_unverified(const struct plan *p, bool writers, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned n = 0, j;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct workload *w = p->specs[i].wl;
+
+		if (p->specs[i].verify || w->checks || wl_writes(w) != writers)
+			continue;
+		for (j = 0; j < i && p->specs[j].wl != w; j++)
+			;
+		if (j < i)
+			continue;	/* named already */
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "",
+						 w->name);
+		n++;
+	}
+	return n;
+}
+
 bool plan_direct(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->n; i++)

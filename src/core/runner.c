@@ -995,10 +995,11 @@ static void read_back(const struct test_spec *spec, const struct run_target *whe
 				ws[0].written[k] |= ws[i].written[k];
 		for (unsigned i = 0; i < (shared ? 1 : n) && !ret; i++)
 			ret = verify_blocks(fd, ws[i].gen.base, ws[i].gen.nblocks, spec->bs,
-					    ws[0].unit, ws[i].written, spec->seed, &sum);
+					    ws[0].unit, ws[i].written, spec->seed, spec->stop,
+					    &sum);
 		close(fd);
 	}
-	if (ret && !sum.read_errno) {
+	if (ret && ret != -EINTR && !sum.read_errno) {
 		/* nothing could be read (no descriptor, no memory): one bad */
 		sum.read_errno = -ret;
 		sum.first = (struct verify_bad){ .field = VERIFY_F_READ };
@@ -1167,7 +1168,8 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	if (!ret) {
 		merge(ws, n, out);
 		sampler_finish(&sm, ws, n, out);
-		/* interrupted: the user wants out, not a read-back */
+		/* interrupted: the user wants out, not a read-back (which
+		 * stops at a SIGINT too, keeping what it checked) */
 		if (spec->verify && !(spec->engine->flags & ENGINE_F_NO_IO) &&
 		    !(spec->stop && *spec->stop))
 			read_back(spec, where, ws, n, out);

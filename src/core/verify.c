@@ -174,7 +174,8 @@ static bool marked(const uint64_t *map, uint64_t i)
 }
 
 int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t unit,
-		  const uint64_t *written, uint64_t seed, struct verify_sum *sum)
+		  const uint64_t *written, uint64_t seed, const volatile sig_atomic_t *stop,
+		  struct verify_sum *sum)
 {
 	const uint64_t per_read = bs >= VERIFY_CHUNK ? 1 : VERIFY_CHUNK / bs;
 	void *buf = NULL;
@@ -195,6 +196,10 @@ int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t
 		if (!marked(written, i)) {
 			i++;
 			continue;
+		}
+		if (stop && *stop) {
+			ret = -EINTR;
+			break;
 		}
 		for (run = 1; i + run < nblocks && run < per_read && marked(written, i + run);
 		     run++)
