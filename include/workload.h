@@ -277,6 +277,11 @@ static inline uint64_t wl_offsets_next(struct wl_offsets *g)
 	return g->base + blk * g->bs;
 }
 
+/* The cleanup of a WL_OPS job whose state holds one descriptor and one
+ * buffer (rewrite, verify): closes fd unless it is negative, frees buf and
+ * state. */
+void wl_release(void *state, int fd, void *buf);
+
 /* Fill buf with incompressible pseudo-random bytes. */
 void wl_fill_random(void *buf, size_t len, struct wl_rng *r);
 

@@ -39,12 +39,8 @@ static void verify_cleanup(void *arg)
 {
 	struct verify_state *st = arg;
 
-	if (!st)
-		return;
-	if (st->fd >= 0)
-		close(st->fd);
-	free(st->buf);
-	free(st);
+	if (st)
+		wl_release(st, st->fd, st->buf);
 }
 
 /*

@@ -40,12 +40,8 @@ static void rewrite_cleanup(void *arg)
 {
 	struct rewrite_state *st = arg;
 
-	if (!st)
-		return;
-	if (st->fd >= 0)
-		close(st->fd);
-	free(st->buf);
-	free(st);
+	if (st)
+		wl_release(st, st->fd, st->buf);
 }
 
 static int rewrite_init(void **state, const struct wl_job *job, char *err, size_t errlen)

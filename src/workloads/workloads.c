@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "workload.h"
 
@@ -284,6 +286,14 @@ void wl_permute(uint32_t *idx, size_t n, struct wl_rng *r)
 		idx[i - 1] = idx[j];
 		idx[j] = t;
 	}
+}
+
+void wl_release(void *state, int fd, void *buf)
+{
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(state);
 }
 
 void wl_fill_random(void *buf, size_t len, struct wl_rng *r)
