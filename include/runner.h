@@ -138,6 +138,17 @@ struct run_target {
  * ops and bytes add up exactly to out's, and their latencies are those of
  * the I/Os completed in each interval, over all jobs.
  *
+ * --verify (spec->verify, spec->stamp; verify.h): each write is stamped
+ * just before it is submitted (its payload's CRC was computed at setup,
+ * again after a read overwrote its slot) and, once complete, marked in its
+ * job's map of blocks written, ramp included; after the device counters'
+ * end sample and the jobs' end, the marked blocks are read back through a
+ * descriptor of the runner's own and checked into out->verify, whose
+ * time_ns is the read-back's alone: none of it is in the window, the
+ * figures or the counters. A SIGINT during the window skips it, one during
+ * it ends it. A WL_OPS workload with ops->checked (the verify test) has its
+ * jobs' sums added into out->verify, timed (its window is the check).
+ *
  * Jobs start together through a gate that can be called off: when a thread
  * cannot be created or a job's setup fails, the others give up and tear
  * down (-EAGAIN or the job's error, with its message). Setup interrupted by

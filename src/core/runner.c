@@ -532,7 +532,7 @@ static void stamp_done(struct worker *w, const struct io_req *r)
  *
  * stamp (--verify) is a constant in each of the two copies worker_loop
  * makes of it (always_inline): the copy without it is the loop as it was,
- * and the one with it pays its stamps and marks, no branch more.
+ * not one test more, and only the copy with it stamps and marks.
  */
 static inline __attribute__((always_inline)) void worker_loop_as(struct worker *w,
 								  const bool stamp)
