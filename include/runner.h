@@ -23,7 +23,8 @@ enum runner_phase {
 struct runner_progress {
 	enum runner_phase phase;
 	uint64_t elapsed_ns;	/* RUNNER_RUN: since the start */
-	uint64_t total_ns;	/* RUNNER_RUN: ramp + runtime planned */
+	uint64_t total_ns;	/* RUNNER_RUN: ramp + runtime planned; 0 for a
+				 * workload that runs to its end (wl->whole) */
 	uint64_t ops, bytes;	/* RUNNER_RUN: measured so far (0 in the ramp) */
 	uint64_t done, todo;	/* setup and teardown: work done and planned, summed
 				 * over jobs (0, 0 when the workload does not count) */

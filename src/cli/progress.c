@@ -10,7 +10,7 @@ void cli_progress_test(void *arg, const struct runner_progress *rp)
 {
 	struct cli_progress *p = arg;
 	double dt = (double)(rp->elapsed_ns - p->last_ns) / 1e9;
-	char iops[32];
+	char iops[32], when[64];
 
 	if (rp->phase != RUNNER_RUN) {
 		const char *what = rp->phase == RUNNER_SETUP ? "setting up" : "cleaning up";
@@ -26,9 +26,16 @@ void cli_progress_test(void *arg, const struct runner_progress *rp)
 		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  ramp", p->head,
 			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9);
 	} else if (dt > 0) {
+		/* a test that runs to its end (the verify test) has no total:
+		 * how much it has done instead */
+		if (rp->total_ns)
+			snprintf(when, sizeof(when), "%.1fs / %.1fs", (double)rp->elapsed_ns / 1e9,
+				 (double)rp->total_ns / 1e9);
+		else
+			snprintf(when, sizeof(when), "%.1fs  %.1f MB done",
+				 (double)rp->elapsed_ns / 1e9, (double)rp->bytes / 1e6);
 		report_fmt_count((double)(rp->ops - p->last_ops) / dt, iops, sizeof(iops));
-		fprintf(stderr, "\r\033[K%s  %.1fs / %.1fs  %s IOPS  %.1f MB/s", p->head,
-			(double)rp->elapsed_ns / 1e9, (double)rp->total_ns / 1e9, iops,
+		fprintf(stderr, "\r\033[K%s  %s  %s IOPS  %.1f MB/s", p->head, when, iops,
 			(double)(rp->bytes - p->last_bytes) / dt / 1e6);
 	}
 	p->last_ns = rp->elapsed_ns;

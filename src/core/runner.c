@@ -891,7 +891,8 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 		live_totals(spec, ws, n, &ops, &bytes);
 		spec->progress(spec->progress_arg, &(struct runner_progress){
 			.phase = RUNNER_RUN, .elapsed_ns = now - t0,
-			.total_ns = spec_ramp(spec) + spec->runtime_ns, .ops = ops,
+			.total_ns = spec->wl->whole ? 0 : spec_ramp(spec) + spec->runtime_ns,
+			.ops = ops,
 			.bytes = bytes });
 	}
 }
@@ -1152,8 +1153,10 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 			target_dev_counters(ti, &c0);
 			__atomic_store_n(&sampled, 1, __ATOMIC_RELEASE);
 		}
-		/* Without I/O too: the timeline and the progress are taken here. */
-		wait_reporting(spec, ws, n, &finished, t0, t0 + ramp + spec->runtime_ns, &sm);
+		/* Without I/O too: the timeline and the progress are taken here;
+		 * a workload that runs to its end (whole) until it is there. */
+		wait_reporting(spec, ws, n, &finished, t0,
+			       spec->wl->whole ? UINT64_MAX : t0 + ramp + spec->runtime_ns, &sm);
 		wait_windows(spec, ws, n, &finished, &sm);
 		if (io)
 			target_dev_counters(ti, &c1);
