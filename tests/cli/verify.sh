@@ -102,6 +102,18 @@ make_loop 8 random
 [ "$(json "$T/raw.json" 'd["tests"][0]["verify"]["first_bad"]["field"]')" = magic ] ||
 	fail "random bytes: $(json "$T/raw.json" 'd["tests"][0]["verify"]')"
 
+# ---- an existing file keeps its data between runs too ---------------------------
+head -c 4m /dev/zero >"$T/file.img" || fail "file.img"
+"$DISKBENCH" run "${FAST[@]}" --test seq-write --verify --destructive --json "$T/f.json" \
+	"$T/file.img" 2>"$T/f.err" || fail "seq-write --verify on a file: $(cat "$T/f.err")"
+"$DISKBENCH" run --quiet --test verify --json "$T/fv.json" "$T/file.img" 2>"$T/fv.err" ||
+	fail "--test verify of a file: $(cat "$T/fv.err")"
+[ "$(json "$T/fv.json" '(d["tests"][0]["verify"]["blocks"], d["tests"][0]["verify"]["bad"])')" = \
+	"(1024, 0)" ] || fail "file: $(json "$T/fv.json" 'd["tests"][0]["verify"]')"
+for f in w v f fv; do
+	python3 "$srcdir/tests/cli/check_json.py" "$T/$f.json" || fail "$f.json: not a sane result"
+done
+
 # ---- a directory: the plan's own data file, laid out checkable ------------------
 mkdir "$T/dir" || fail "mkdir"
 "$DISKBENCH" run "${FAST[@]}" --test seq-write,rand-write,verify --verify --size 8m \
