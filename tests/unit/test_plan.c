@@ -40,9 +40,30 @@ struct row {
 	const char *skipped_writes, *skipped_fs, *skipped_io;	/* plan_skipped, or NULL */
 	unsigned nclamps;
 	uint64_t interval_ns;		/* every spec's (0: the default rule) */
+	/* --verify per spec, "|"-separated: "V4096" reads back, stamping 4 KiB
+	 * units; "S512" stamps 512-byte ones only; "-" neither. NULL: any */
+	const char *verify;
 };
 
 static const struct row rows[] = {
+	{ .what = "--verify: writers read back, readers not", .profile = "quick",
+	  .argv = "--test seq-write,rand-read,rand-write --qd 1 --verify", .kind = TARGET_DIR,
+	  .writes = true, .engine = "sync",
+	  .names = "seq-write 1m qd1|rand-read 4k qd1|rand-write 4k qd1",
+	  .verify = "V4096|-|V4096" },
+	{ .what = "a verify test stamps the writers before it", .profile = "quick",
+	  .argv = "--test rand-write,verify,seq-write --bs 4k --qd 1", .kind = TARGET_DIR,
+	  .writes = true, .engine = "sync",
+	  .names = "rand-write 4k qd1|verify|seq-write 4k qd1", .verify = "S4096|-|-" },
+	{ .what = "a 512-byte block makes every unit 512 bytes", .profile = "quick",
+	  .argv = "--test seeks,rand-write --bs 4k,512 --verify", .kind = TARGET_BLOCK,
+	  .writes = true, .engine = "sync",
+	  .names = "seeks 4k qd1|seeks 512 qd1|rand-write 4k qd1|rand-write 512 qd1",
+	  .nclamps = 1, .verify = "V512|V512|V512|V512" },
+	{ .what = "--verify: a block of no multiple of 512", .profile = "quick",
+	  .argv = "--test seq-write --bs 1000 --buffered --verify", .kind = TARGET_DIR,
+	  .writes = true, .engine = "sync", .ret = -EINVAL,
+	  .names = "--verify: --bs 1000 is not a multiple of 512 bytes" },
 	{ .what = "quick in a directory", .profile = "quick", .argv = "", .kind = TARGET_DIR,
 	  .writes = true, .engine = "sync", .names = "seq-read 1m qd1|seq-write 1m qd1|"
 	  "rand-read 4k qd1|rand-write 4k qd1", .nclamps = 4 },
@@ -161,6 +182,20 @@ static void check(const struct row *r)
 	}
 	if (strcmp(got, r->names))
 		fail_msg("%s: tests '%s', want '%s'", r->what, got, r->names);
+	used = 0;
+	got[0] = '\0';
+	for (unsigned i = 0; r->verify && i < p.n; i++) {
+		const struct test_spec *t = &p.specs[i];
+
+		if (t->stamp)
+			used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%c%u",
+						 i ? "|" : "", t->verify ? 'V' : 'S', t->unit);
+		else
+			used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%s",
+						 i ? "|" : "", t->verify ? "V?" : "-");
+	}
+	if (r->verify && strcmp(got, r->verify))
+		fail_msg("%s: verify '%s', want '%s'", r->what, got, r->verify);
 	const char *want[] = { r->skipped_writes, r->skipped_fs, r->skipped_io };
 	const enum plan_skip_why why[] = { PLAN_SKIP_WRITES, PLAN_SKIP_NEEDS_FS,
 					   PLAN_SKIP_OWN_IO };
