@@ -104,5 +104,9 @@ const char *report_fmt_dec3(double x, char *buf, size_t len);
 /* Capacities in binary units with 3 significant digits, as lsblk and df -h
  * show them: "512 B", "3.84 GiB", "20.0 GiB". (Messages use str_bytes_iec.) */
 const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len);
+/* t's --verify note, without its name: "blocks read back and checked:
+ * 4096, 0 bad (16.8 MB in 0.01 s, after the window, untimed)", the first
+ * bad unit named when there is one; "" when nothing was checked. */
+const char *report_verify_note(const struct test_result *t, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,4 @@
-/* fmt.c - human-readable latencies, counts and capacities shared by the renderers. */
+/* fmt.c - human-readable latencies, counts, capacities and notes shared by the renderers. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -106,5 +106,21 @@ const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len)
 	for (u = 0; u < 5 && x >= 1023.5; u++)
 		x /= 1024;
 	snprintf(buf, len, "%.*f %s", sig3_decimals(x), x, units[u]);
+	return buf;
+}
+
+const char *report_verify_note(const struct test_result *t, char *buf, size_t len)
+{
+	const struct verify_sum *v = &t->verify;
+	char first[160], mb[32];
+
+	buf[0] = '\0';
+	if (!v->done)
+		return buf;
+	verify_first_bad(v, first, sizeof(first));
+	snprintf(buf, len, "blocks read back and checked: %" PRIu64 ", %" PRIu64 " bad%s%s (%s MB "
+		 "in %.2f s%s)", v->blocks, v->bad, v->bad ? ", the first " : "", first,
+		 report_fmt_dec3((double)v->bytes / 1e6, mb, sizeof(mb)), (double)v->time_ns / 1e9,
+		 v->timed ? "" : ", after the window, untimed");
 	return buf;
 }

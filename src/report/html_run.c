@@ -213,6 +213,10 @@ static void summary_row(struct svg *w, const struct test_result *t, unsigned idx
 		snprintf(b, sizeof(b), "%" PRIu64 " errors", t->errors);
 		badge(w, "errors", "failed or short I/Os", b);
 	}
+	if (t->verify.bad) {
+		snprintf(b, sizeof(b), "%" PRIu64 " bad blocks", t->verify.bad);
+		badge(w, "errors", "blocks read back that did not match what was written", b);
+	}
 	if (repeat_unreliable(t))
 		badge(w, "cached", "the runs' IOPS spread more than 10 % around their mean",
 		      "unreliable");
@@ -258,8 +262,8 @@ static void page_notes(struct svg *w, const struct run_result *r)
 
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct test_result *t = &r->tests[i];
-		const char *what[4] = { NULL };
-		char lines[4][256];
+		const char *what[5] = { NULL };
+		char lines[5][320];
 		unsigned n = 0;
 
 		if (t->cached) {
@@ -281,6 +285,11 @@ static void page_notes(struct svg *w, const struct run_result *r)
 			snprintf(lines[n], sizeof(lines[n]), "errors: %" PRIu64 " (first: %s at "
 				 "offset %" PRIu64 ")", t->errors, t->first_errno ?
 				 strerror(t->first_errno) : "short transfer", t->first_error_offset);
+			what[n] = lines[n];
+			n++;
+		}
+		if (t->verify.done) {
+			report_verify_note(t, lines[n], sizeof(lines[n]));
 			what[n] = lines[n];
 			n++;
 		}

@@ -343,23 +343,9 @@ static void text_steady(struct textw *w, const struct test_result *t)
 	text_line(w, "  ", 4, "%.*s: IOPS per round: %s", FLD(t->name), rounds);
 }
 
-/* --verify's read-back (its own time, outside the window), or the verify
- * test's check. */
-static void text_verify(struct textw *w, const struct test_result *t)
-{
-	const struct verify_sum *v = &t->verify;
-	char first[160], a[32];
-
-	verify_first_bad(v, first, sizeof(first));
-	text_line(w, "  ", 4, "%.*s: blocks read back and checked: %" PRIu64 ", %" PRIu64
-		  " bad%s%s (%s MB in %.2f s%s)", FLD(t->name), v->blocks, v->bad,
-		  v->bad ? ", the first " : "", first, fmt_mb(v->bytes, a, sizeof(a)),
-		  (double)v->time_ns / 1e9, v->timed ? "" : ", after the window, untimed");
-}
-
 static void text_notes(struct textw *w, const struct test_result *t)
 {
-	char a[32], b[32];
+	char a[32], b[32], line[320];
 
 	if (t->direct_refused)
 		text_line(w, "  ", 4, "%.*s: O_DIRECT refused by the file system: it ran "
@@ -403,7 +389,8 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),
 			  fmt_mb(t->dev_write_bytes, b, sizeof(b)));
 	if (t->verify.done)
-		text_verify(w, t);
+		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
+			  report_verify_note(t, line, sizeof(line)));
 	if (t->errors && t->first_errno)
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
 			  FLD(t->name), t->errors, strerror(t->first_errno),

@@ -86,6 +86,13 @@ PY
 flat "$T/bad.txt" | grep -q "1 bad, the first at offset $((at / 4096 * 4096)): crc" ||
 	fail "report of bad.json: $(grep -i 'read back' "$T/bad.txt")"
 
+# and the HTML page: a badge in the summary, the note
+"$DISKBENCH" report --html "$T/bad.html" "$T/bad.json" >/dev/null || fail "report --html of bad.json"
+grep -q 'class="badge errors" title="blocks read back that did not match what was written">1 bad blocks' \
+	"$T/bad.html" || fail "bad.html: no badge"
+grep -q "verify 1m: blocks read back and checked: 4096, 1 bad, the first at offset $((at / 4096 * 4096)): crc" \
+	"$T/bad.html" || fail "bad.html: no note"
+
 # ---- another run's blocks (a stale seed): found, with both seeds --------------
 "$DISKBENCH" run --quiet --test verify --size 1m --seed 7 --json "$T/seed.json" "$DEV" 2>"$T/seed.err"
 rc=$?
