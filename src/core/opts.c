@@ -131,8 +131,7 @@ static const struct opt_def opt_table[] = {
 		  "test's range of a device (root)" },
 	{ .name = "verify", .kind = OPT_SET_BOOL, .off = F(verify),
 	  .echo = true, .scope = SC_RUN,
-	  .help = "write self-checking blocks (offset, seed, crc32c per 4 KiB) and check "
-		  "them after each write test, untimed" },
+	  .help = "self-checking writes (offset, seed, crc32c), read back after each write test" },
 	{ .name = "steady-state", .kind = OPT_SET_BOOL, .off = F(steady_state),
 	  .echo = true, .scope = SC_RUN,
 	  .help = "run each test in rounds until steady (SNIA PTS: 5 rounds within 20 %, "
