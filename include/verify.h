@@ -112,7 +112,7 @@ int verify_read(int fd, void *buf, uint64_t offset, size_t len, uint32_t unit, b
  * Read back and check, in units of unit bytes (bs a multiple of it), the
  * blocks of bs bytes at base + i * bs whose bit i is set in written
  * (nblocks bits), runs of consecutive ones together, at most VERIFY_CHUNK
- * (or one block) at a time. Stops at the first failed read, and when
+ * at a time (a larger block in pieces). Stops at the first failed read, and when
  * *stop (unless NULL) is raised (-EINTR: what was checked is in sum).
  * Returns 0, -EINVAL, -ENOMEM, -EINTR, or the read's -errno (its range
  * counted bad).
@@ -120,6 +120,28 @@ int verify_read(int fd, void *buf, uint64_t offset, size_t len, uint32_t unit, b
 int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t unit,
 		  const uint64_t *written, uint64_t seed, const volatile sig_atomic_t *stop,
 		  struct verify_sum *sum);
+
+/* A range of blocks to read back: nblocks of bs at base, those whose bit
+ * is set in written. */
+struct verify_region {
+	uint64_t base, nblocks;
+	const uint64_t *written;
+};
+
+/* Reads in flight at once in verify_regions: a random writer's blocks are
+ * scattered, and one reader at a time would take a device's full latency
+ * for each (minutes for a few seconds of an SSD's random writes). */
+#define VERIFY_THREADS 8
+
+/*
+ * verify_blocks over n regions, by up to VERIFY_THREADS threads each with
+ * its own part (whole words of the maps) and buffer, reading fd (pread is
+ * safe to share); their sums are added into sum (the lowest first bad
+ * kept). A thread that cannot be created leaves its part to the caller's
+ * thread. Returns 0 or the first part's error (-EINTR on a stop).
+ */
+int verify_regions(int fd, const struct verify_region *r, unsigned n, uint32_t bs, uint32_t unit,
+		   uint64_t seed, const volatile sig_atomic_t *stop, struct verify_sum *sum);
 
 /* Add b to a: counts and times summed, the lower first bad kept. */
 void verify_sum_add(struct verify_sum *a, const struct verify_sum *b);

@@ -973,19 +973,22 @@ static void sampler_finish(struct sampler *sm, const struct worker *ws, unsigned
  * and the jobs, so that it is in none of them: every block a job wrote is
  * read back through a descriptor of its own (O_DIRECT as the test was;
  * buffered, the target's cached pages are written back and dropped first,
- * so that the device answers, not the page cache) and checked. Jobs that
- * share the working set (random ones) have their maps merged: a block two
- * of them wrote is read once.
+ * so that the device answers, not the page cache) and checked, by
+ * VERIFY_THREADS threads (verify_regions). Jobs that share the working set
+ * (random ones) have their maps merged: a block two of them wrote is read
+ * once.
  */
 static void read_back(const struct test_spec *spec, const struct run_target *where,
 		      struct worker *ws, unsigned n, struct test_result *out)
 {
 	const bool shared = !(spec->wl->pattern == WL_SEQ && !spec->wl->fixed_size);
 	struct verify_sum sum = { .done = true };
+	struct verify_region *regions = calloc(n, sizeof(*regions));
 	uint64_t t = clock_ns();
 	int fd, ret = 0;
 
-	fd = target_open(&where->data, O_RDONLY | (spec->direct ? O_DIRECT : 0));
+	fd = regions ? target_open(&where->data, O_RDONLY | (spec->direct ? O_DIRECT : 0)) :
+	     -ENOMEM;
 	if (fd < 0) {
 		ret = fd;
 	} else {
@@ -994,12 +997,15 @@ static void read_back(const struct test_spec *spec, const struct run_target *whe
 		for (unsigned i = 1; shared && i < n; i++)
 			for (size_t k = 0; k < verify_map_words(ws[0].gen.nblocks); k++)
 				ws[0].written[k] |= ws[i].written[k];
-		for (unsigned i = 0; i < (shared ? 1 : n) && !ret; i++)
-			ret = verify_blocks(fd, ws[i].gen.base, ws[i].gen.nblocks, spec->bs,
-					    ws[0].unit, ws[i].written, spec->seed, spec->stop,
-					    &sum);
+		for (unsigned i = 0; i < n; i++)
+			regions[i] = (struct verify_region){ .base = ws[i].gen.base,
+							     .nblocks = ws[i].gen.nblocks,
+							     .written = ws[i].written };
+		ret = verify_regions(fd, regions, shared ? 1 : n, spec->bs, ws[0].unit,
+				     spec->seed, spec->stop, &sum);
 		close(fd);
 	}
+	free(regions);
 	if (ret && ret != -EINTR && !sum.read_errno) {
 		/* nothing could be read (no descriptor, no memory): one bad */
 		sum.read_errno = -ret;
@@ -1039,6 +1045,8 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 			one.mem_bytes += spec_size(s) / s->bs / 8 + 8;
 	}
 	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + TEST_OVERHEAD;
+	if (s->verify)	/* the read-back's buffers */
+		fp->mem_bytes += VERIFY_THREADS * (uint64_t)VERIFY_CHUNK;
 	fp->disk_bytes = (uint64_t)s->jobs * one.disk_bytes;
 	fp->inodes = (uint64_t)s->jobs * one.inodes;
 	fp->fds = one.fds;

@@ -1,5 +1,6 @@
 /* verify.c - self-checking blocks: stamp them, check them, read them back. */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,12 +180,14 @@ int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t
 {
 	const uint64_t per_read = bs >= VERIFY_CHUNK ? 1 : VERIFY_CHUNK / bs;
 	void *buf = NULL;
-	uint64_t i = 0, run;
+	uint64_t i = 0, run, at, end;
 	int ret = 0;
 
 	if (!unit || unit < VERIFY_HDR_LEN || bs % unit)
 		return -EINVAL;
-	if (posix_memalign(&buf, 4096, (size_t)(per_read * bs)))
+	/* at most a chunk at a time: a block larger than one is read in
+	 * pieces (a whole number of units each, aligned as the block is) */
+	if (posix_memalign(&buf, 4096, bs < VERIFY_CHUNK ? (size_t)(per_read * bs) : VERIFY_CHUNK))
 		return -ENOMEM;
 	while (i < nblocks && !ret) {
 		/* a whole empty word at once: the map of a short random run is
@@ -204,11 +207,75 @@ int verify_blocks(int fd, uint64_t base, uint64_t nblocks, uint32_t bs, uint32_t
 		for (run = 1; i + run < nblocks && run < per_read && marked(written, i + run);
 		     run++)
 			;
-		ret = verify_read(fd, buf, base + i * bs, (size_t)(run * bs), unit, false, seed,
-				  sum);
+		end = base + (i + run) * bs;
+		for (at = base + i * bs; at < end && !ret; at += VERIFY_CHUNK)
+			ret = verify_read(fd, buf, at, end - at < VERIFY_CHUNK ? (size_t)(end - at) :
+					  VERIFY_CHUNK, unit, false, seed, sum);
 		i += run;
 	}
 	free(buf);
+	return ret;
+}
+
+/* One thread's part of verify_regions. */
+struct part {
+	pthread_t tid;
+	bool started;
+	int fd, ret;
+	uint64_t base, nblocks;
+	const uint64_t *written;
+	uint32_t bs, unit;
+	uint64_t seed;
+	const volatile sig_atomic_t *stop;
+	struct verify_sum sum;
+};
+
+static void *part_main(void *arg)
+{
+	struct part *p = arg;
+
+	p->ret = verify_blocks(p->fd, p->base, p->nblocks, p->bs, p->unit, p->written, p->seed,
+			       p->stop, &p->sum);
+	return NULL;
+}
+
+int verify_regions(int fd, const struct verify_region *r, unsigned n, uint32_t bs, uint32_t unit,
+		   uint64_t seed, const volatile sig_atomic_t *stop, struct verify_sum *sum)
+{
+	const unsigned per_region = n < VERIFY_THREADS ? VERIFY_THREADS / (n ? n : 1) : 1;
+	struct part *parts = calloc((size_t)n * per_region, sizeof(*parts));
+	unsigned np = 0, i;
+	int ret = 0;
+
+	if (!parts)
+		return -ENOMEM;
+	/* each region in per_region parts of whole map words (64 blocks) */
+	for (i = 0; i < n; i++) {
+		uint64_t step = (r[i].nblocks + per_region - 1) / per_region;
+
+		step = (step + 63) / 64 * 64;
+		for (uint64_t lo = 0; lo < r[i].nblocks; lo += step) {
+			uint64_t len = r[i].nblocks - lo < step ? r[i].nblocks - lo : step;
+
+			parts[np++] = (struct part){
+				.fd = fd, .base = r[i].base + lo * bs, .nblocks = len,
+				.written = r[i].written + lo / 64, .bs = bs, .unit = unit,
+				.seed = seed, .stop = stop, .sum = { .done = true },
+			};
+		}
+	}
+	for (i = 0; i < np; i++)
+		parts[i].started = !pthread_create(&parts[i].tid, NULL, part_main, &parts[i]);
+	for (i = 0; i < np; i++) {
+		if (parts[i].started)
+			pthread_join(parts[i].tid, NULL);
+		else
+			part_main(&parts[i]);
+		verify_sum_add(sum, &parts[i].sum);
+		if (!ret)
+			ret = parts[i].ret;
+	}
+	free(parts);
 	return ret;
 }
 
