@@ -41,4 +41,12 @@ void result_drift(struct test_result *t);
  */
 void result_steady(struct test_result *t);
 
+/*
+ * A test whose workload looks for the write cliff (wl->finds_cliff):
+ * cliff_find over its last run's timeline (the test's own when it has no
+ * runs) into t->cliff, and cliff_valid set. Nothing for another test. A
+ * saved result gets it from its saved timeline the same way.
+ */
+void result_cliff(struct test_result *t);
+
 #endif

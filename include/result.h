@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cliff.h"
 #include "hist.h"
 #include "steady.h"
 #include "target.h"
@@ -126,6 +127,12 @@ struct test_result {
 	/* --verify's read-back after the window, or what the verify test
 	 * checked; done false when neither ran. Summed over the runs. */
 	struct verify_sum verify;
+
+	/* A workload that looks for the write cliff (wl->finds_cliff):
+	 * where its throughput fell, from its (last) run's timeline
+	 * (result_cliff); cliff_valid false for every other test. */
+	bool cliff_valid;
+	struct cliff cliff;
 
 	/* Did the throughput drift during the window (result_drift)? Over the
 	 * runs whose timeline could tell (drift_valid: at least one), drift is

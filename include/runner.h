@@ -129,7 +129,9 @@ struct run_target {
  *
  * The timeline (out->timeline, timeline.h): the runner's own thread takes
  * a point at every multiple of timeline_interval(spec->interval_ns,
- * spec->runtime_ns) after the ramp, before the runtime is over (and on the
+ * spec->runtime_ns) (a test of passes with no interval given: of
+ * runtime / 1000, at least 10 ms) after the ramp, before the runtime is
+ * over (and on the
  * same grid from one interval past it, should a window stay open that
  * long), and the last one where the last window closes; t_ns counts from
  * the first window's opening. A point is the difference of two snapshots

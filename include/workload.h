@@ -158,6 +158,11 @@ struct workload {
 	 * comes first, with no ramp (hdparm -t reads the device once from
 	 * the start and stops at its end); 0: at the runtime. */
 	uint32_t passes;
+	/* Its runtime when neither the profile nor the command line gives
+	 * one (a bound for a test of passes); 0: the run's. */
+	uint64_t runtime_ns;
+	/* Its timeline is searched for a write cliff (cliff.h). */
+	bool finds_cliff;
 	bool whole;		/* WL_OPS: runs until it is done (WL_OP_DONE), past
 				 * the runtime: the verify test reads all of the
 				 * working set once */

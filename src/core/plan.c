@@ -293,6 +293,8 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 			};
 			char name[64];
 
+			if (w->runtime_ns && !opts_given(&gs, "runtime"))
+				t.runtime_ns = w->runtime_ns;
 			if (!ops && (e->flags & ENGINE_F_SYNC) && t.qd > 1) {
 				note_clamp(p, w, t.qd);
 				t.qd = 1;

@@ -176,6 +176,19 @@ static uint64_t spec_ramp(const struct test_spec *s)
 	return s->wl->finite || s->passes ? 0 : s->ramp_ns;
 }
 
+/* The timeline's interval: --interval, or the default rule; a test of
+ * passes, which may end long before its runtime (that only bounds it),
+ * gets a point every thousandth of it (at least 10 ms). */
+static uint64_t spec_interval(const struct test_spec *s)
+{
+	uint64_t fine = s->runtime_ns / 1000;
+
+	if (!s->interval_ns && s->passes)
+		return timeline_interval(fine > TIMELINE_MIN_INTERVAL_NS ? fine :
+					 TIMELINE_MIN_INTERVAL_NS, s->runtime_ns);
+	return timeline_interval(s->interval_ns, s->runtime_ns);
+}
+
 /* The working set: the run's, or the workload's own fixed region. */
 static uint64_t spec_size(const struct test_spec *s)
 {
@@ -1076,7 +1089,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	ws = calloc(n, sizeof(*ws));
 	sm.cur = malloc(sizeof(*sm.cur));
 	if (!out->lat || !ws || !sm.cur ||
-	    timeline_rec_init(&sm.rec, timeline_interval(spec->interval_ns, spec->runtime_ns))) {
+	    timeline_rec_init(&sm.rec, spec_interval(spec))) {
 		free(sm.cur);
 		free(ws);
 		free(out->lat);

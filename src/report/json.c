@@ -403,6 +403,17 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 		}
 		jw_close(w, '}');
 	}
+	/* a test that looks for the write cliff: where its rate fell */
+	if (t->cliff_valid) {
+		jw_open(w, "cliff", '{', true);
+		jw_u64(w, "points", t->cliff.points);
+		jw_bool(w, "found", t->cliff.found);
+		jw_u64(w, "bytes_before", t->cliff.bytes_before);
+		jw_u64(w, "ns_before", t->cliff.ns_before);
+		jw_double(w, "bytes_per_sec_before", t->cliff.rate_before);
+		jw_double(w, "bytes_per_sec_after", t->cliff.rate_after);
+		jw_close(w, '}');
+	}
 	/* --trim: what was discarded before the test */
 	if (t->trim.method) {
 		jw_open(w, "trim", '{', true);

@@ -45,6 +45,12 @@ static const char *fmt_mb(uint64_t bytes, char *buf, size_t len)
 	return report_fmt_dec3((double)bytes / 1e6, buf, len);
 }
 
+/* bytes/s as MB/s */
+static const char *fmt_rate(double bytes_per_sec, char *buf, size_t len)
+{
+	return report_fmt_dec3(bytes_per_sec / 1e6, buf, len);
+}
+
 /* ---- header ----------------------------------------------------------------- */
 
 static void text_header(struct textw *w, const struct run_result *r)
@@ -343,6 +349,28 @@ static void text_steady(struct textw *w, const struct test_result *t)
 	text_line(w, "  ", 4, "%.*s: IOPS per round: %s", FLD(t->name), rounds);
 }
 
+/* Where a sustained write fell, or that it did not. */
+static void text_cliff(struct textw *w, const struct test_result *t)
+{
+	const struct cliff *c = &t->cliff;
+	char a[32], b[32], d[32];
+
+	if (!c->points)
+		text_line(w, "  ", 4, "%.*s: too short to look for a write cliff (under %u "
+			  "timeline points; see --interval, --size)", FLD(t->name),
+			  CLIFF_MIN_POINTS);
+	else if (!c->found)
+		text_line(w, "  ", 4, "%.*s: no write cliff: %s MB/s over all %s MB written "
+			  "(%u points)", FLD(t->name), fmt_rate(c->rate_before, a, sizeof(a)),
+			  fmt_mb(t->bytes, b, sizeof(b)), c->points);
+	else
+		text_line(w, "  ", 4, "%.*s: write cliff after %s MB (%.2f s): %s MB/s before, "
+			  "%s MB/s after (%+.0f %%)", FLD(t->name),
+			  fmt_mb(c->bytes_before, a, sizeof(a)), (double)c->ns_before / 1e9,
+			  fmt_rate(c->rate_before, b, sizeof(b)), fmt_rate(c->rate_after, d, sizeof(d)),
+			  100 * (c->rate_after / c->rate_before - 1));
+}
+
 static void text_notes(struct textw *w, const struct test_result *t)
 {
 	char a[32], b[32], line[320];
@@ -358,8 +386,10 @@ static void text_notes(struct textw *w, const struct test_result *t)
 		text_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
 	if (t->passes_done)
 		text_line(w, "  ", 4, "%.*s: ended at the end of its working set (%s MB, %u "
-			  "pass%s), before its runtime, as hdparm -t does", FLD(t->name),
+			  "pass%s), before its runtime", FLD(t->name),
 			  fmt_mb(t->size, a, sizeof(a)), t->passes, t->passes == 1 ? "" : "es");
+	if (t->cliff_valid)
+		text_cliff(w, t);
 	if (t->cached)
 		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
 			  "from device for %s MB requested)", FLD(t->name),
@@ -375,7 +405,8 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  !strcmp(t->trim.method, "fitrim") ? "the file system's free space (FITRIM)" :
 			  !strcmp(t->trim.method, "blkdiscard") ? "its range of the device "
 			  "(BLKDISCARD)" : t->trim.method);
-	if (t->drifted) {
+	/* a write cliff found is that drift, said above */
+	if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
 		char when[48] = "the window";
 
 		if (t->nruns > 1)

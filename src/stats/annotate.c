@@ -102,6 +102,16 @@ void result_steady(struct test_result *t)
 	t->bytes_per_sec = bw / t->steady_window.n;
 }
 
+void result_cliff(struct test_result *t)
+{
+	const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
+
+	if (!w || !w->finds_cliff)
+		return;
+	cliff_find(t->nruns ? &t->runs[t->nruns - 1].timeline : &t->timeline, &t->cliff);
+	t->cliff_valid = true;
+}
+
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
 	const struct target_info *ti = &r->target;
@@ -113,6 +123,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		repeat_finish(t);
 		result_drift(t);
 		result_steady(t);
+		result_cliff(t);
 		if (t->steady_max_rounds && !t->steady)
 			result_add_warning(r, "%s: never reached steady state in %u rounds (SNIA PTS: "
 					   "5 rounds within 20 %% of their average, slope within 10 %%); "
@@ -146,7 +157,8 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "its queue/rotational says (virtual disks often say so "
 					   "wrongly)", t->name,
 					   median_ns(t) / 1e3);
-		if (t->drifted) {
+		/* a write cliff is what such a test looks for: said on its own */
+		if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
 			char when[48] = "the window";
 
 			if (t->nruns > 1)

@@ -759,6 +759,7 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		result_finish(t);
 	repeat_finish(t);
 	result_drift(t);
+	result_cliff(t);
 	return 0;
 }
 

@@ -30,6 +30,18 @@ static const struct workload workloads[] = {
 		.force_direct = -1,
 	},
 	{
+		/* An SSD's write cache (SLC) takes writes fast until it is
+		 * full; then they go at the flash's own rate: the cliff. */
+		.name = "sustained-write",
+		.desc = "sequential writes over the whole working set once, finding the write cliff",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.force_direct = -1,
+		.passes = 1,
+		.runtime_ns = 100ull * 1000000000u,
+		.finds_cliff = true,
+	},
+	{
 		.name = "rand-read",
 		.desc = "random reads, uniform over the block-aligned working set",
 		.dir = IO_READ,

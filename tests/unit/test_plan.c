@@ -43,9 +43,20 @@ struct row {
 	/* --verify per spec, "|"-separated: "V4096" reads back, stamping 4 KiB
 	 * units; "S512" stamps 512-byte ones only; "-" neither. NULL: any */
 	const char *verify;
+	/* each spec's runtime and passes, "ms/passes" "|"-separated; NULL: any */
+	const char *runtimes;
 };
 
 static const struct row rows[] = {
+	{ .what = "sustained-write: one pass, bounded by 100 s unless told", .profile = "quick",
+	  .argv = "--test sustained-write,seq-write,buffered-read --qd 1", .kind = TARGET_BLOCK,
+	  .writes = true, .engine = "sync",
+	  .names = "sustained-write 1m qd1|seq-write 1m qd1|buffered-read 1m qd1 buffered",
+	  .runtimes = "100000/1|5000/0|5000/1" },
+	{ .what = "sustained-write: --runtime bounds it", .profile = "quick",
+	  .argv = "--test sustained-write --runtime 7s", .kind = TARGET_BLOCK,
+	  .writes = true, .engine = "sync", .names = "sustained-write 1m qd1",
+	  .runtimes = "7000/1" },
 	{ .what = "--verify: writers read back, readers not", .profile = "quick",
 	  .argv = "--test seq-write,rand-read,rand-write --qd 1 --verify", .kind = TARGET_DIR,
 	  .writes = true, .engine = "sync",
@@ -196,6 +207,14 @@ static void check(const struct row *r)
 	}
 	if (r->verify && strcmp(got, r->verify))
 		fail_msg("%s: verify '%s', want '%s'", r->what, got, r->verify);
+	used = 0;
+	got[0] = '\0';
+	for (unsigned i = 0; r->runtimes && i < p.n; i++)
+		used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%llu/%u", i ? "|" : "",
+					 (unsigned long long)(p.specs[i].runtime_ns / 1000000),
+					 p.specs[i].passes);
+	if (r->runtimes && strcmp(got, r->runtimes))
+		fail_msg("%s: runtimes '%s', want '%s'", r->what, got, r->runtimes);
 	const char *want[] = { r->skipped_writes, r->skipped_fs, r->skipped_io };
 	const enum plan_skip_why why[] = { PLAN_SKIP_WRITES, PLAN_SKIP_NEEDS_FS,
 					   PLAN_SKIP_OWN_IO };
