@@ -54,6 +54,11 @@ struct settings {
 	bool steady_state;
 	uint64_t round_ns;
 	uint64_t max_rounds;
+	/* --precondition: before the tests, write the device (a directory:
+	 * the working set) sequentially, precondition_size bytes (0: twice
+	 * its size), then every test in steady-state rounds */
+	bool precondition;
+	uint64_t precondition_size;
 	const char *json;	/* file, "-" = stdout, NULL = none */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */

@@ -77,6 +77,22 @@ int plan_pick_size(const struct settings *s, const struct target_info *ti, uint6
  */
 int plan_build(struct plan *p, const struct plan_in *in, char *err, size_t errlen);
 
+/* --precondition: 128 KiB, the SNIA PTS's block for it. */
+#define PRECONDITION_BS (128u << 10)
+
+/*
+ * The test that preconditions for s (--precondition): sequential 128 KiB
+ * writes from offset 0 of where->data, over the device or file (ti's size)
+ * or, in a directory, the working set of set bytes, in passes until
+ * s->precondition_size bytes are written (0: two passes), with no ramp
+ * and at most 24 hours; engine e at QD 32 (1 for a sync one), O_DIRECT as
+ * s says, seed s->seed. Fills out; 0, or -EINVAL (e moves no data, or no
+ * whole block fits) with the reason in err.
+ */
+int plan_precondition(const struct settings *s, const struct engine_ops *e,
+		      const struct target_info *ti, uint64_t set, struct test_spec *out,
+		      char *err, size_t errlen);
+
 /* The names of the workloads skipped for why, ", "-separated, into buf.
  * Returns how many there are. */
 unsigned plan_skipped(const struct plan *p, enum plan_skip_why why, char *buf, size_t len);

@@ -175,6 +175,19 @@ struct xbench_scores {
 
 #define RESULT_MAX_SETTINGS 64
 
+/* --precondition: what was written before the tests; done false when
+ * nothing was (plan_precondition says what it writes). */
+struct run_precondition {
+	bool done;		/* it ran */
+	bool complete;		/* every pass was written (not cut short) */
+	uint32_t bs, qd, passes;
+	uint64_t region;	/* each pass writes [0, region) */
+	uint64_t bytes;		/* written */
+	uint64_t time_ns;	/* how long that took */
+	bool dev_valid;		/* the device counters could be read */
+	uint64_t dev_write_bytes; /* what the device moved meanwhile */
+};
+
 struct run_result {
 	const char *tool_version;
 	char started_at[32];	/* ISO 8601 UTC */
@@ -192,6 +205,7 @@ struct run_result {
 	char **warnings;	/* owned strings, also shown on stderr by the CLI */
 	unsigned nwarnings;
 	struct xbench_scores xbench;
+	struct run_precondition precondition;
 	/* Strings the result owns behind its `const char *` fields (a loaded
 	 * result's version, workload, engine and xbench names; see
 	 * result_strdup); a run's point to static strings instead. */

@@ -137,6 +137,7 @@ struct run_ctx {
 	struct target_info ti;
 	struct safety_verdict writes;
 	struct plan plan;
+	struct test_spec pre;		/* --precondition's test */
 	struct stage stage;
 	struct run_result r;
 	struct cli_output outs[CLI_RESULT_OUTPUTS];
@@ -232,6 +233,23 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
 		return EXIT_USAGE;
 	}
+	if (c->s.precondition_size && !c->s.precondition) {
+		cli_error("--precondition-size: only with --precondition");
+		return EXIT_USAGE;
+	}
+	if (c->s.precondition && c->s.repeat > 1) {
+		cli_error("--precondition runs each test in steady-state rounds: it does not "
+			  "take --repeat %" PRIu64, c->s.repeat);
+		return EXIT_USAGE;
+	}
+	if (c->s.precondition && (c->e->flags & ENGINE_F_NO_IO)) {
+		cli_error("--precondition: the %s engine moves no data: it cannot write the "
+			  "device", c->e->name);
+		return EXIT_USAGE;
+	}
+	/* the SNIA PTS: after the device is written, each test until steady */
+	if (c->s.precondition)
+		c->s.steady_state = true;
 	if (!c->s.steady_state && (c->s.round_ns || c->s.max_rounds)) {
 		cli_error("--%s: only with --steady-state", c->s.round_ns ? "round" : "max-rounds");
 		return EXIT_USAGE;
@@ -319,6 +337,11 @@ static int do_probe(struct run_ctx *c, const char *target)
 		return ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
 	}
 	cli_writes_verdict(c->s.destructive, &c->ti, &c->writes);
+	if (c->s.precondition && !c->writes.allowed) {
+		cli_error("refusing to precondition %s (it writes all of it): %s", c->ti.path,
+			  c->writes.reason);
+		return EXIT_REFUSED;
+	}
 	if (c->s.trim) {
 		ret = check_trim(c);
 		if (ret != EXIT_OK)
@@ -417,6 +440,11 @@ static int do_plan(struct run_ctx *c)
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->specs[i].size > c->size)
 			c->size = p->specs[i].size;
+	if (c->s.precondition &&
+	    plan_precondition(&c->s, c->e, &c->ti, c->size, &c->pre, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
 	budget_plan(p->specs, p->n, c->ti.kind == TARGET_DIR && plan_needs_data(p) &&
 		    !(c->e->flags & ENGINE_F_NO_IO) ? c->size : 0, &need);
 	ret = budget_memory(&mem) ? 0 : budget_check_memory(&need, p->specs, &mem, err,
@@ -472,6 +500,56 @@ static int do_stage(struct run_ctx *c)
 	opts_echo(&c->s, &c->r);
 	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
 	return EXIT_OK;
+}
+
+/* --precondition, after the stage and before the first test: what it
+ * wrote goes into the result, also when Ctrl-C cut it short. */
+static int do_precondition(struct run_ctx *c)
+{
+	struct run_precondition *out = &c->r.precondition;
+	struct test_spec *t = &c->pre;
+	struct cli_progress ps = { 0 };
+	struct test_result tr;
+	char err[512];
+	int ret;
+
+	t->direct = c->s.direct;	/* the stage may have found O_DIRECT refused */
+	if (c->progress) {
+		snprintf(ps.head, sizeof(ps.head), "precondition");
+		t->progress = cli_progress_test;
+		t->progress_arg = &ps;
+		fprintf(stderr, "\r\033[K%s", ps.head);
+	}
+	t->stop = &interrupted;
+	ret = runner_run(t, &c->stage.where, &tr, err, sizeof(err));
+	t->progress = NULL;
+	if (c->progress)
+		cli_progress_clear();
+	if (ret == -EINTR && interrupted) {
+		result_add_warning(&c->r, "interrupted while setting up the precondition");
+		return 128 + SIGINT;
+	}
+	if (ret) {
+		cli_error("precondition: %s", err);
+		return EXIT_RUNTIME;
+	}
+	*out = (struct run_precondition){
+		.done = true, .complete = tr.passes_done, .bs = t->bs, .qd = t->qd,
+		.passes = t->passes, .region = t->size, .bytes = tr.bytes,
+		.time_ns = tr.runtime_ns, .dev_valid = tr.dev_valid,
+		.dev_write_bytes = tr.dev_write_bytes,
+	};
+	if (tr.errors)
+		result_add_warning(&c->r, "precondition: %" PRIu64 " I/O errors, first: %s at "
+				   "offset %" PRIu64 "; the tests did not run", tr.errors,
+				   strerror(tr.first_errno), tr.first_error_offset);
+	else if (!out->complete)
+		result_add_warning(&c->r, "precondition: cut short after %" PRIu64 " of %" PRIu64
+				   " bytes%s", out->bytes, (uint64_t)t->passes * t->size,
+				   interrupted ? " (interrupted)" : " (its 24 h bound)");
+	ret = tr.errors ? EXIT_RUNTIME : interrupted ? 128 + SIGINT : EXIT_OK;
+	result_test_free(&tr);
+	return ret;
 }
 
 /* --trim before a write test. A failure costs a warning (once), not the
@@ -701,6 +779,8 @@ int cmd_run(int argc, char **argv)
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
 	if (status == EXIT_OK)
 		status = do_stage(&c);
+	if (status == EXIT_OK && c.s.precondition)
+		status = do_precondition(&c);
 	if (status == EXIT_OK) {
 		struct annotate_in a = {
 			.moves_data = !(c.e->flags & ENGINE_F_NO_IO),

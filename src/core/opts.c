@@ -142,6 +142,14 @@ static const struct opt_def opt_table[] = {
 	{ .name = "max-rounds", .arg = "N", .kind = OPT_COUNT, .off = F(max_rounds),
 	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
 	  .help = "--steady-state: give up after N rounds (default: 25)" },
+	{ .name = "precondition", .kind = OPT_SET_BOOL, .off = F(precondition),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "first write the device (or working set) twice over in 128k sequential "
+		  "writes, then run each test until steady (SNIA PTS)" },
+	{ .name = "precondition-size", .arg = "SIZE", .kind = OPT_SIZE,
+	  .off = F(precondition_size), .min = 1u << 20, .max = UINT64_MAX, .echo = true,
+	  .scope = SC_RUN,
+	  .help = "--precondition: write this much (default: twice the device or working set)" },
 	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
 	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
 	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },
@@ -549,7 +557,9 @@ void opts_echo(const struct settings *s, struct run_result *r)
 		    (o->off == F(trim) && !s->trim) || (o->off == F(verify) && !s->verify) ||
 		    (o->off == F(steady_state) && !s->steady_state) ||
 		    (o->off == F(round_ns) && !s->round_ns) ||
-		    (o->off == F(max_rounds) && !s->max_rounds))
+		    (o->off == F(max_rounds) && !s->max_rounds) ||
+		    (o->off == F(precondition) && !s->precondition) ||
+		    (o->off == F(precondition_size) && !s->precondition_size))
 			continue;
 		result_add_setting(r, o->name, "%s", val);
 	}

@@ -155,6 +155,46 @@ static void note_clamp(struct plan *p, const struct workload *w, uint32_t qd)
 		p->clamps[p->nclamps++] = (struct plan_clamp){ .wl = w, .qd = qd };
 }
 
+int plan_precondition(const struct settings *s, const struct engine_ops *e,
+		      const struct target_info *ti, uint64_t set, struct test_spec *out,
+		      char *err, size_t errlen)
+{
+	uint64_t region = ti->kind == TARGET_DIR ? set : ti->size_bytes, total;
+
+	if (e->flags & ENGINE_F_NO_IO) {
+		snprintf(err, errlen, "--precondition: the %s engine moves no data", e->name);
+		return -EINVAL;
+	}
+	region -= region % PRECONDITION_BS;
+	if (!region) {
+		snprintf(err, errlen, "--precondition: %s holds no whole %u KiB block", ti->path,
+			 PRECONDITION_BS >> 10);
+		return -EINVAL;
+	}
+	total = s->precondition_size ? s->precondition_size : 2 * region;
+	if (total < region)
+		region = total - total % PRECONDITION_BS ? total - total % PRECONDITION_BS :
+			 PRECONDITION_BS;
+	if ((total + region - 1) / region > 1000) {
+		snprintf(err, errlen, "--precondition-size: %" PRIu64 " bytes would be more than "
+			 "1000 passes over the %" PRIu64 " bytes of %s", total, region, ti->path);
+		return -EINVAL;
+	}
+	*out = (struct test_spec){
+		.wl = wl_find("seq-write"),
+		.engine = e,
+		.bs = PRECONDITION_BS,
+		.qd = e->flags & ENGINE_F_SYNC ? 1 : 32,
+		.jobs = 1,
+		.direct = s->direct,
+		.runtime_ns = 86400ull * 1000000000u,
+		.size = region,
+		.passes = (uint32_t)((total + region - 1) / region),
+		.seed = s->seed,
+	};
+	return 0;
+}
+
 unsigned plan_skipped(const struct plan *p, enum plan_skip_why why, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -205,6 +205,24 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	jw_close(w, '}');
 }
 
+/* "precondition": what --precondition wrote before the tests. */
+static void json_precondition(struct jw *w, const struct run_precondition *p)
+{
+	jw_open(w, "precondition", '{', false);
+	jw_u64(w, "bs", p->bs);
+	jw_u64(w, "qd", p->qd);
+	jw_u64(w, "passes", p->passes);
+	jw_u64(w, "region_bytes", p->region);
+	jw_u64(w, "bytes", p->bytes);
+	jw_u64(w, "time_ns", p->time_ns);
+	jw_bool(w, "complete", p->complete);
+	if (p->dev_valid)
+		jw_u64(w, "device_write_bytes", p->dev_write_bytes);
+	else
+		jw_null(w, "device_write_bytes");
+	jw_close(w, '}');
+}
+
 /* "xbench": null, or the scores with their baseline (rates in bytes/s). */
 static void json_xbench(struct jw *w, const struct xbench_scores *x)
 {
@@ -494,6 +512,8 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_close(&w, ']');
 
 	json_xbench(&w, &r->xbench);
+	if (r->precondition.done)
+		json_precondition(&w, &r->precondition);
 
 	jw_open(&w, "warnings", '[', false);
 	for (i = 0; i < r->nwarnings; i++)

@@ -322,7 +322,7 @@ static void text_table(struct textw *w, const struct run_result *r)
 static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
-	       t->verify.done ||
+	       t->verify.done || t->passes_done || t->cliff_valid ||
 	       t->drifted || t->engine_note[0] || t->steady_max_rounds;
 }
 
@@ -506,6 +506,22 @@ static void text_xbench(struct textw *w, const struct xbench_scores *x)
 	}
 }
 
+/* --precondition: what was written before the tests. */
+static void text_precondition(struct textw *w, const struct run_precondition *p)
+{
+	char a[32], b[32], c[32], d[32];
+
+	text_line(w, "", 0, "precondition: wrote %s MB sequentially in %u KiB blocks at QD %u "
+		  "(%s%u pass%s over %s MB) in %.1f s, %s MB/s%s%s%s", fmt_mb(p->bytes, a, sizeof(a)),
+		  p->bs >> 10, p->qd, p->complete ? "" : "cut short: of ", p->passes,
+		  p->passes == 1 ? "" : "es", fmt_mb(p->region, b, sizeof(b)),
+		  (double)p->time_ns / 1e9,
+		  fmt_rate(p->time_ns ? (double)p->bytes * 1e9 / (double)p->time_ns : 0, c, sizeof(c)),
+		  p->dev_valid ? "; the device moved " : "", p->dev_valid ?
+		  fmt_mb(p->dev_write_bytes, d, sizeof(d)) : "", p->dev_valid ? " MB" : "");
+	textw_nl(w);
+}
+
 int report_text(FILE *f, const struct run_result *r)
 {
 	struct textw w = { .f = f };
@@ -515,6 +531,8 @@ int report_text(FILE *f, const struct run_result *r)
 
 	text_header(&w, r);
 	textw_nl(&w);
+	if (r->precondition.done)
+		text_precondition(&w, &r->precondition);
 
 	if (r->ntests)
 		text_table(&w, r);

@@ -825,6 +825,29 @@ static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 	return 0;
 }
 
+/* "precondition": newer than the rest, only when --precondition ran. */
+static int load_precondition(struct ld *l, json_t *root, struct run_precondition *p)
+{
+	const char *w = "precondition";
+	json_t *o = json_object_get(root, w), *dev;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return wrong(l, "", w, "an object");
+	if (get_u32(l, w, o, "bs", &p->bs) || get_u32(l, w, o, "qd", &p->qd) ||
+	    get_u32(l, w, o, "passes", &p->passes) ||
+	    get_u64(l, w, o, "region_bytes", &p->region) || get_u64(l, w, o, "bytes", &p->bytes) ||
+	    get_u64(l, w, o, "time_ns", &p->time_ns) || get_bool(l, w, o, "complete", &p->complete))
+		return -EINVAL;
+	dev = json_object_get(o, "device_write_bytes");
+	p->dev_valid = dev && !json_is_null(dev);
+	if (p->dev_valid && get_u64(l, w, o, "device_write_bytes", &p->dev_write_bytes))
+		return -EINVAL;
+	p->done = true;
+	return 0;
+}
+
 static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
 {
 	json_t *a, *v;
@@ -867,7 +890,7 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
 	if (load_tests(l, root, r) || load_xbench(l, root, &r->xbench) ||
-	    load_warnings(l, root, r))
+	    load_precondition(l, root, &r->precondition) || load_warnings(l, root, r))
 		return -EINVAL;
 	return 0;
 }
