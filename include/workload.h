@@ -199,6 +199,7 @@ const struct workload *wl_find(const char *name);
 extern const struct wl_ops wl_char_write_ops;
 extern const struct wl_ops wl_char_read_ops;
 extern const struct wl_ops wl_rewrite_ops;
+extern const struct wl_ops wl_discard_ops;
 extern const struct wl_ops wl_meta_create_ops;
 extern const struct wl_ops wl_meta_stat_ops;
 extern const struct wl_ops wl_meta_delete_ops;

@@ -215,6 +215,19 @@ static const struct workload workloads[] = {
 		.force_direct = -1,
 		.ops = &wl_verify_ops,
 	},
+	{
+		/* What a discard costs: an SSD's trim is not free, and some
+		 * stall the queue. It destroys data as a write does. */
+		.name = "trim",
+		.desc = "discard the working set once, bs at a time (BLKDISCARD on a device, "
+			"a punched hole in a file), each timed",
+		.dir = IO_WRITE,
+		.pattern = WL_SEQ,
+		.kind = WL_OPS,
+		.finite = true,
+		.force_direct = -1,
+		.ops = &wl_discard_ops,
+	},
 };
 
 const struct workload *wl_table(size_t *n)

@@ -4,7 +4,9 @@
 # allocation shows it) and a fresh ext4 on one is fstrimmed; a read test is
 # never trimmed; the result re-rendered keeps the note; a file system
 # without FITRIM (tmpfs), a file, no root exit 2, a device that may not be
-# written exits 3, before anything runs.
+# written exits 3, before anything runs. The trim test discards a device's
+# range (it reads back as zeros) or punches holes in a directory's data
+# file, bs at a time, once; it needs permission to write.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_root
@@ -66,6 +68,31 @@ out=$("$DISKBENCH" run --trim --test rand-read "$DEV" 2>&1)
 [ $? -eq 3 ] || fail "--trim on $DEV without --destructive: not exit 3: $out"
 printf '%s' "$out" | grep -q -- "--trim: writes to $DEV are not allowed" || fail "$out"
 [ "$(sha256sum <"$DEV")" = "$before" ] || fail "--trim refused, but $DEV changed"
+
+# ---- the trim test: each discard of bs timed, the set discarded once ------------
+"$DISKBENCH" run --test trim --bs 1m --size 16m --quiet "$DEV" >/dev/null 2>"$T/tt.err"
+[ $? -eq 3 ] || fail "the trim test without --destructive: not exit 3: $(cat "$T/tt.err")"
+[ "$(sha256sum <"$DEV")" = "$before" ] || fail "the trim test refused, but $DEV changed"
+"$DISKBENCH" run --test trim --bs 1m --size 16m --runtime 30s --quiet --destructive \
+	--json "$T/tt.json" "$DEV" 2>"$T/tt.err" || fail "the trim test: $(cat "$T/tt.err")"
+python3 - "$T/tt.json" <<'PY' || fail "the trim test: see above"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+print("trim test:", t["ops"], "discards,", t["bytes"], "bytes,", t["runtime_ns"], "ns", file=sys.stderr)
+assert t["workload"] == "trim" and t["engine"] == "discard", (t["workload"], t["engine"])
+assert t["ops"] == 16 and t["bytes"] == 16 << 20, (t["ops"], t["bytes"])
+assert t["lat_ns"]["min"] > 0 and t["runtime_ns"] < 30e9, t["lat_ns"]
+PY
+# a discarded range of a loop device reads back as zeros (its image has a hole)
+cmp -s -n $((16 << 20)) "$DEV" /dev/zero || fail "the trim test: the range was not discarded"
+cmp -s -n $((1 << 20)) <(tail -c +$(((16 << 20) + 1)) "$DEV") /dev/zero &&
+	fail "the trim test: past its range too"
+# in a directory: holes punched in the data file
+mkdir "$T/tdir" || fail "mkdir"
+"$DISKBENCH" run --test trim --bs 256k --size 4m --quiet --json "$T/td.json" "$T/tdir" \
+	2>"$T/td.err" || fail "the trim test in a directory: $(cat "$T/td.err")"
+[ "$(json "$T/td.json" '[d["tests"][0][k] for k in ("ops", "bytes")]')" = "[16, 4194304]" ] ||
+	fail "the trim test in a directory: $(json "$T/td.json" 'd["tests"][0]["ops"]')"
 
 # ---- bad use ---------------------------------------------------------------------
 cd "$T" || fail "cd"
