@@ -275,7 +275,8 @@ def check_page(args):
     if qd_groups(tests):
         want += ["chart-qd-iops", "chart-qd-p99"]
     for i, t in enumerate(tests):
-        if any(nonempty(r.get("timeline")) for r in t["runs"]):
+        # one run's timeline is the test's own; with several, each run's
+        if nonempty(t.get("timeline")) or any(nonempty(r.get("timeline")) for r in t["runs"]):
             want.append("chart-timeline-%d" % i)
         elif not any(e["attrs"].get("id") in ("timeline-none", "timeline-none-%d" % i) for e in els):
             bad.append("test %d: neither a timeline nor a line that says there is none" % i)

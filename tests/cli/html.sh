@@ -35,6 +35,10 @@ msg "the quick plan with --repeat 5: $size bytes of HTML"
 # no reference out of the page, whatever the label says
 grep -Eiq "(src|href)=[\"']?(https?:)?//" run.html && fail "run.html references a URL"
 grep -q 'id="chart-qd-iops"' run.html || fail "no queue-depth chart for rand-read qd1/qd32"
+# one run: each test's timeline is its own, not its run's
+"$DISKBENCH" --test seq-read,rand-read --qd 1 --runtime 200ms --ramp 0 --size 16m \
+	--json one.json --html one.html target >/dev/null 2>one.err || fail "one run: $(cat one.err)"
+$CHECK page one.html --json one.json >/dev/null || fail "one.html against one.json"
 
 # 2. The page holds the result.
 "$DISKBENCH" report run.json >from-json.txt || fail "report run.json: exit $?"
