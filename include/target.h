@@ -43,6 +43,8 @@ struct target_info {
 	int max_sectors_kb;	/* -1 unknown */
 	int write_cache;	/* 1 write back, 0 write through, -1 unknown */
 	int discard;		/* 1 the device discards, 0 not, -1 unknown */
+	uint64_t discard_granularity; /* bytes (queue/discard_granularity); 0 unknown */
+	uint64_t discard_max_bytes;   /* per request (queue/discard_max_bytes); 0 none */
 	/* A loop device (the target's disk): 1 it reads and writes its
 	 * backing file with direct I/O, 0 through the file's page cache (then
 	 * O_DIRECT on the loop device is served from that cache), -1 not a

@@ -167,7 +167,12 @@ static void info_device(struct textw *w, const struct target_info *t)
 	iw_line(w, "write cache:", "%s", t->write_cache < 0 ? "unknown" :
 		t->write_cache ? "write back (the device acknowledges writes before they are "
 		"on stable media; flushes make them durable)" : "write through");
-	iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
+	if (t->discard == 1 && t->discard_granularity)
+		iw_line(w, "discard:", "yes, in units of %" PRIu64 " bytes, at most %" PRIu64
+			" MiB per request (queue/discard_granularity, discard_max_bytes)",
+			t->discard_granularity, t->discard_max_bytes >> 20);
+	else
+		iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
 	if (t->loop_dio == 1)
 		iw_line(w, "loop direct I/O:", "on: the backing file is read and written with "
 			"O_DIRECT");

@@ -302,6 +302,10 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	    get_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
 	    get_tristate(l, w, o, "write_cache", &t->write_cache) ||
 	    get_tristate(l, w, o, "discard", &t->discard) ||
+	    (json_object_get(o, "discard_granularity") &&
+	     get_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
+	    (json_object_get(o, "discard_max_bytes") &&
+	     get_u64(l, w, o, "discard_max_bytes", &t->discard_max_bytes)) ||
 	    get_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
 	    get_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
 	    /* probe.c joins the layers with ", " */

@@ -212,6 +212,9 @@ static void probe_queue(struct target_info *t)
 				 !strcmp(buf, "write through") ? 0 : -1;
 	v = read_num(-1, sys, "queue/discard_max_bytes");
 	t->discard = v < 0 ? -1 : v > 0;
+	t->discard_max_bytes = v > 0 ? (uint64_t)v : 0;
+	v = read_num(-1, sys, "queue/discard_granularity");
+	t->discard_granularity = v > 0 ? (uint64_t)v : 0;
 	v = strncmp(t->disk, "loop", 4) ? -1 : read_num(-1, sys, "loop/dio");
 	t->loop_dio = v == 0 || v == 1 ? (int)v : -1;
 	sysfs_read(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);

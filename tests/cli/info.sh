@@ -154,6 +154,10 @@ assert t["schedulers"] and t["scheduler"] in t["schedulers"], t
 assert t["size_bytes"] == 8 << 20, t["size_bytes"]
 assert t["fs_size_bytes"] is None and t["free_bytes"] is None, t
 assert t["write_cache"] in (True, False, None) and t["discard"] in (True, False, None)
+# what the queue says, as it says it
+q = "/sys/block/%s/queue/" % sys.argv[3]
+assert t["discard_max_bytes"] == int(open(q + "discard_max_bytes").read()), t
+assert t["discard_granularity"] == int(open(q + "discard_granularity").read()), t
 assert w["allowed"] is False, w
 EOF
 	files="$W/dir.json $W/file.json $W/loop.json"
