@@ -35,6 +35,8 @@ struct settings {
 	int direct;		/* 1 O_DIRECT (default), 0 buffered */
 	/* Parameters of the classic workloads; unset = the workload's default. */
 	const char *char_mode;	/* char-*: "stdio" (putc/getc) or "syscall" */
+	const char *data;	/* block tests' write data: "random" (default) or
+				 * "zero" (compressible) */
 	uint64_t files;		/* meta-*: number of files; 0 = unset */
 	uint64_t file_size[2];	/* meta-*: min and max bytes of each file */
 	size_t nfile_size;	/* 0 = unset, else 2 (min == max for one size) */

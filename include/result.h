@@ -68,6 +68,7 @@ struct test_result {
 				 * the working set (0: none, the runtime alone) */
 	bool passes_done;	/* the window closed because they were done, before
 				 * the runtime */
+	bool zero_data;		/* --data zero: it wrote zeros (compressible) */
 	bool random;		/* random offsets */
 	bool is_write;
 

@@ -49,6 +49,8 @@ struct test_spec {
 				 * runtime, whichever is first; no ramp then. 0:
 				 * the runtime alone. The plan takes wl->passes. */
 	uint64_t seed;
+	bool zero_data;		/* --data zero: the write buffers hold zeros (and
+				 * the stamps), not incompressible data */
 	/* --verify: stamp every block written with a self-checking header
 	 * (verify.h) and, after the measured window and the device counters'
 	 * end sample, read back every block the jobs wrote and check it

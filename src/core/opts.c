@@ -101,6 +101,10 @@ static const struct opt_def opt_table[] = {
 	{ .name = "buffered", .kind = OPT_SET_INT, .off = F(direct),
 	  .min = 0, .scope = SC_TEST,
 	  .help = "go through the page cache as if the file were larger than RAM (drop-behind)" },
+	{ .name = "data", .arg = "random|zero", .kind = OPT_CHOICE, .off = F(data),
+	  .echo = true, .scope = SC_TEST,
+	  .help = "what block tests write: incompressible (default) or zeros, which "
+		  "compression and dedup shrink" },
 	{ .name = "char-mode", .arg = "stdio|syscall", .kind = OPT_CHOICE, .off = F(char_mode),
 	  .echo = true, .scope = SC_TEST,
 	  .help = "char-*: putc/getc through stdio (default) or one-byte read/write" },

@@ -118,9 +118,10 @@ void plan_spec_key(const struct test_spec *t, char *buf, size_t len)
 	snprintf(buf, len, "%s bs=%" PRIu32 " qd=%" PRIu32 " jobs=%" PRIu32 " direct=%d "
 		 "runtime=%" PRIu64 " ramp=%" PRIu64 " interval=%" PRIu64 " size=%" PRIu64
 		 " seed=%" PRIu64 " char=%d files=%" PRIu64 " file=%" PRIu64 "-%" PRIu64
-		 " dirs=%" PRIu32 " fsync=%d", t->wl->name, t->bs, t->qd, t->jobs, t->direct,
-		 t->runtime_ns, t->ramp_ns, t->interval_ns, t->size, t->seed, p->char_mode,
-		 p->nfiles, p->file_min, p->file_max, p->ndirs, p->fsync);
+		 " dirs=%" PRIu32 " fsync=%d zero=%d", t->wl->name, t->bs, t->qd, t->jobs,
+		 t->direct, t->runtime_ns, t->ramp_ns, t->interval_ns, t->size, t->seed,
+		 p->char_mode, p->nfiles, p->file_min, p->file_max, p->ndirs, p->fsync,
+		 t->zero_data);
 }
 
 /* Same test twice (a workload in two groups with the same settings)? */
@@ -325,6 +326,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.size = size,
 				.passes = w->passes,
 				.seed = gs.seed,
+				.zero_data = gs.data && !strcmp(gs.data, "zero"),
 				.verify = gs.verify && wl_verifiable(w),
 				.stamp = gs.verify && wl_verifiable(w),
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,

@@ -346,12 +346,15 @@ static int worker_setup(struct worker *w)
 	if (!w->bufs)
 		return worker_fail(w, -ENOMEM, "allocating I/O buffers");
 
-	/* Incompressible data; reads overwrite it anyway. */
+	/* Incompressible data, or --data zero's; reads overwrite it anyway. */
 	{
 		struct wl_rng rng;
 
 		wl_rng_seed(&rng, s->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
-		wl_fill_random(w->bufs, (size_t)qd * s->bs, &rng);
+		if (s->zero_data)
+			memset(w->bufs, 0, (size_t)qd * s->bs);
+		else
+			wl_fill_random(w->bufs, (size_t)qd * s->bs, &rng);
 		/* Its own stream, so the directions do not shift the offsets. */
 		wl_rng_seed(&w->dir_rng, s->seed ^ (0xa54ff53a5f1d36f1ull * (w->id + 1)));
 	}
@@ -1111,6 +1114,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	out->passes = ops_kind ? 0 : spec->passes;
 	out->passes_done = out->passes > 0;	/* until a job says otherwise */
 	out->random = spec->wl->pattern == WL_RAND;
+	out->zero_data = spec->zero_data && wl_writes(spec->wl) && !ops_kind;
 	out->is_write = spec->wl->dir == IO_WRITE;
 	out->ramp_ns = ramp;
 	out->size = spec_size(spec);

@@ -351,6 +351,7 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 	jw_u64(w, "jobs", t->jobs);
 	jw_bool(w, "direct", t->direct);
 	jw_bool(w, "drop_behind", t->drop_behind);
+	jw_cstr(w, "data", t->zero_data ? "zero" : "random");
 	jw_u64(w, "passes", t->passes);
 	jw_bool(w, "passes_done", t->passes_done);
 	jw_cstr(w, "pattern", t->random ? "rand" : "seq");

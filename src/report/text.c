@@ -322,7 +322,7 @@ static void text_table(struct textw *w, const struct run_result *r)
 static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
-	       t->verify.done || t->passes_done || t->cliff_valid ||
+	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
 	       t->drifted || t->engine_note[0] || t->steady_max_rounds;
 }
 
@@ -384,6 +384,10 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  "its writes reach the device inside the window", FLD(t->name));
 	else if (!t->direct)
 		text_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
+	if (t->zero_data)
+		text_line(w, "  ", 4, "%.*s: wrote zeros (--data zero): compression or dedup "
+			  "below (btrfs, ZFS, an SSD's controller) may write far less than it "
+			  "counts", FLD(t->name));
 	if (t->passes_done)
 		text_line(w, "  ", 4, "%.*s: ended at the end of its working set (%s MB, %u "
 			  "pass%s), before its runtime", FLD(t->name),

@@ -147,6 +147,12 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		if (t->cached)
 			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
 					   t->name);
+		if (t->zero_data && ti->compression[0])
+			result_add_warning(r, "%s: wrote zeros (--data zero) to a file system that "
+					   "compresses them (%.*s): the device wrote a fraction of "
+					   "what is counted, so the rates are the compressor's, not "
+					   "the disk's", t->name, (int)sizeof(ti->compression),
+					   ti->compression);
 		t->implausible = in->moves_data && implausible(t, ti);
 		if (t->implausible)
 			result_add_warning(r, "%s: implausible for a rotational disk: its median "

@@ -649,6 +649,14 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	if (json_object_get(o, "implausible") &&
 	    get_bool(l, w, o, "implausible", &t->implausible))
 		return -EINVAL;
+	/* Newer: older results wrote random data. */
+	if (json_object_get(o, "data")) {
+		if (get_str(l, w, o, "data", s, sizeof(s)))
+			return -EINVAL;
+		if (strcmp(s, "zero") && strcmp(s, "random"))
+			return wrong(l, w, "data", "\"zero\" or \"random\"");
+		t->zero_data = !strcmp(s, "zero");
+	}
 	/* Newer: older results have neither (their tests ran to the runtime). */
 	if (json_object_get(o, "passes") && get_u32(l, w, o, "passes", &t->passes))
 		return -EINVAL;

@@ -21,7 +21,7 @@ static bool reason_compression(const struct target_info *t, char *r, size_t len)
 	snprintf(r, len, "btrfs compresses what is written here (%.*s): diskbench writes "
 		 "incompressible data, which btrfs tries to compress and then stores as it "
 		 "is, so the write numbers include that CPU time; compressible data would "
-		 "go faster than the disk can write", (int)sizeof(t->compression),
+		 "go faster than the disk can write (--data zero shows it)", (int)sizeof(t->compression),
 		 t->compression);
 	return true;
 }

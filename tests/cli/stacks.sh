@@ -64,6 +64,22 @@ grep -q "has no block device counters" "$T/r1.json.err" && fail "btrfs: no count
 [ "$(json "$T/re1.json" 'd["target"]["devices"]')" = "[\"$B1N\"]" ] || fail "report lost devices"
 "$DISKBENCH" report --html "$T/r1.html" "$T/r1.json" >/dev/null || fail "report --html"
 grep -q "btrfs compresses what is written here" "$T/r1.html" || fail "HTML: no flag"
+# zeros, asked for: the device writes a fraction of them, and the report says
+# so; random data (the default) is stored as it is
+"$DISKBENCH" "${RUN[@]}" --data zero --bs 1m --json "$T/z1.json" "$T/btrfs" >"$T/z1.txt" \
+	2>"$T/z1.err" || fail "--data zero: exit $?: $(cat "$T/z1.err")"
+grep -q "wrote zeros (--data zero) to a file system that compresses them (compress=zstd" \
+	"$T/z1.err" || fail "--data zero: no warning: $(cat "$T/z1.err")"
+python3 - "$T/z1.json" "$T/r1.json" <<'PY' || fail "--data zero: see above"
+import json, sys
+z, r = (json.load(open(p))["tests"][0] for p in sys.argv[1:3])
+print("zeros: %d bytes, device %d; random: %d bytes, device %d" % (z["bytes"],
+      z["device"]["write_bytes"], r["bytes"], r["device"]["write_bytes"]), file=sys.stderr)
+assert z["data"] == "zero" and r["data"] == "random", (z["data"], r["data"])
+assert z["device"]["write_bytes"] < z["bytes"] / 4, z["device"]      # compressed
+assert r["device"]["write_bytes"] > r["bytes"] / 2, r["device"]      # as it is
+PY
+expect_usage "--data: invalid value 'ones'" run --data ones --test seq-write "$T/btrfs"
 unmount "$T/btrfs" || fail "umount"
 
 # ---- btrfs without compression: copy-on-write only; a compressing directory;
