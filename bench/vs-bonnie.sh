@@ -3,7 +3,7 @@
 #
 # Usage: [DISKBENCH=path] [ROUNDS=3] [SIZE=256m] [FILES=1024] [DIR=/var/tmp] [RUNTIME=3s]
 #        [STAT_RUNTIME=2s] [META_FS=fresh|dir] [WALL_SIZE=default] [WALL_ROUNDS=1]
-#        [CHAR_MB=] [PARTS="char meta wall"] [RESULTS=file.tsv] bench/vs-bonnie.sh
+#        [CHAR_MB=] [PARTS="char block meta wall"] [RESULTS=file.tsv] bench/vs-bonnie.sh
 #
 # Both tools work in one private directory made under DIR (removed on exit;
 # part meta by default on a file system of its own, see META_FS). Every round
@@ -30,6 +30,17 @@
 #        mode (the classic putc/getc, its default) is shown for information.
 #        bonnie++ also runs its block, rewrite and seek tests here (they cannot
 #        be turned off with per-char on); only the per-char fields are used.
+# block  block write, rewrite, block read (K/sec, fields 12, 14, 18) and random
+#        seeks (/sec, field 20), as root:
+#          bonnie++ -s SIZE -r SIZE/2 -n 0 -f
+#          diskbench --profile bonnie --test seq-write,rewrite,seq-read,seeks
+#                    --size SIZE --runtime RUNTIME --ramp 0
+#        each inside a memory cgroup (v1) limited to SIZE/2, so that the page
+#        cache holds at most half of either tool's file, as bonnie++ wants
+#        it (its file is twice the RAM it is told): without it bonnie++'s
+#        256 MiB file would sit in this VM's 24 GiB of cache and its reads
+#        would never reach the disk. diskbench does not need the limit (it
+#        drops behind), but runs under the same one.
 # meta   create/stat/delete, sequential and random order, files/sec (fields
 #        27, 29, 31, 33, 35, 37):
 #          bonnie++ -s 0 -n FILES
@@ -94,7 +105,7 @@ WALL_SIZE=${WALL_SIZE:-default}
 WALL_ROUNDS=${WALL_ROUNDS:-1}
 META_FS=${META_FS:-}
 CHAR_MB=${CHAR_MB:-}
-PARTS=${PARTS:-char meta wall}
+PARTS=${PARTS:-char block meta wall}
 RESULTS=${RESULTS:-}
 
 if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
@@ -110,8 +121,8 @@ need_cmd python3
 
 for p in $PARTS; do
 	case $p in
-	char | meta | wall) ;;
-	*) echo "vs-bonnie.sh: unknown part '$p' (char, meta, wall)" >&2; exit 2 ;;
+	char | block | meta | wall) ;;
+	*) echo "vs-bonnie.sh: unknown part '$p' (char, block, meta, wall)" >&2; exit 2 ;;
 	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "vs-bonnie.sh: bad ROUNDS '$ROUNDS'" >&2; exit 2; }
@@ -388,6 +399,57 @@ char_diskbench()	# char_diskbench MODE ROUND
 	row char getc "diskbench-$1" "$2" "$getc"
 }
 
+# ---- part block --------------------------------------------------------
+
+BLOCK_NAMES=(block-write rewrite block-read seeks)
+BLOCK_CG=
+
+# block_cgroup: a memory cgroup of SIZE/2 for the block part's runs
+block_cgroup()
+{
+	local root=/sys/fs/cgroup/memory
+	[ -n "$BLOCK_CG" ] && return 0
+	[ -e "$root/cgroup.procs" ] || { echo "vs-bonnie.sh: block needs cgroup v1 memory at $root" >&2; exit 2; }
+	BLOCK_CG=$root/diskbench-vs-bonnie-$$
+	mkdir "$BLOCK_CG" || exit 1
+	at_exit "lib_remove_cgroup '$BLOCK_CG'"
+	echo $((SIZE_MB / 2 * 1048576)) >"$BLOCK_CG/memory.limit_in_bytes" || exit 1
+}
+
+# block_run TOOL ROUND CSV CMD...: CMD in the cgroup, its CSV fields as rows
+block_run()
+{
+	local tool=$1 round=$2 csv=$3 st v i
+	shift 3
+	block_cgroup
+	rm -f "$csv"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	run_in_cgroup "$BLOCK_CG" "$@" >"$OUT/out" 2>"$OUT/err"
+	st=$?
+	clean
+	[ "$st" -eq 0 ] || { fail_run "$tool" block "$round" "$st" "$OUT/err"; return; }
+	[ "$tool" = bonnie++ ] && cp "$OUT/out" "$csv"
+	v=$(csv_fields "$csv" 12 14 18 20) || { echo "# $tool block round $round: no CSV line"; return; }
+	IFS=$'\t' read -ra v <<<"$v"
+	for i in 0 1 2 3; do
+		row block "${BLOCK_NAMES[i]}" "$tool" "$round" "${v[i]}"
+	done
+}
+
+block_bonnie()	# block_bonnie ROUND
+{
+	block_run bonnie++ "$1" "$OUT/bb.csv" bonnie++ -d "$WORK" -s "$SIZE_MB" \
+		-r $((SIZE_MB / 2)) -n 0 -f "${BONNIE_USER[@]}" -q
+}
+
+block_diskbench()	# block_diskbench ROUND
+{
+	block_run diskbench "$1" "$OUT/db.csv" "$DISKBENCH" --profile bonnie \
+		--test seq-write,rewrite,seq-read,seeks --size "$SIZE" --runtime "$RUNTIME" \
+		--ramp 0 --bonnie-csv "$OUT/db.csv" --quiet "$WORK"
+}
+
 # ---- part meta ---------------------------------------------------------
 
 META_NAMES=(seq-create seq-stat seq-delete rand-create rand-stat rand-delete)
@@ -535,6 +597,8 @@ size, rt, n, st, wall, rounds, wrounds, ram = map(float, sys.argv[2:10])
 t = tw = bdef = 0
 if "char" in parts:
     t += 3 + size / 100 + 2 * (2 * rt + 1)
+if "block" in parts:
+    t += 2 * (size / 50 + 4 * rt + 2)
 if "meta" in parts:
     t += 3 * n / 16 + 2 + 2 * st + 2 * n / 16 + (1 if mfs == "fresh" else 0)
 if "wall" in parts:
@@ -597,6 +661,15 @@ for ((round = 1; round <= NROUNDS; round++)); do
 				char_bonnie "$round"
 			fi
 			;;
+		block)
+			if ((round % 2)); then
+				block_bonnie "$round"
+				block_diskbench "$round"
+			else
+				block_diskbench "$round"
+				block_bonnie "$round"
+			fi
+			;;
 		meta)
 			if ((round % 2)); then
 				meta_bonnie "$round"
@@ -629,7 +702,8 @@ rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 files = int(sys.argv[2]) * 1024
 out = sys.argv[3]
 ram = int(sys.argv[4]) * 1024
-rounds = {"char": int(sys.argv[5]), "meta": int(sys.argv[5]), "wall": int(sys.argv[6])}
+rounds = {"char": int(sys.argv[5]), "block": int(sys.argv[5]), "meta": int(sys.argv[5]),
+          "wall": int(sys.argv[6])}
 wall_size_given = sys.argv[7] != ""
 
 def vals(part, metric, tool):
@@ -691,6 +765,15 @@ if "char" in parts:
                           ratio(d, b)) + "  " + note)
     print("equivalent: both do one-byte write()/read() system calls (bonnie++ 2.00's per-char);"
           " info: diskbench's putc/getc through stdio, not what bonnie++ 2.00 measures")
+    print()
+if "block" in parts:
+    print("block tests, K/sec (1024 B/s; seeks: /sec), higher is better; median of %d"
+          " round(s), page cache limited to half the file; ratio = diskbench / bonnie++"
+          " (medians)" % rounds["block"])
+    print(hdr)
+    for m in ("block-write", "rewrite", "block-read", "seeks"):
+        d, b = stat("block", m, "diskbench"), stat("block", m, "bonnie++")
+        print(LINE % (m, "bonnie profile", cell(d), cell(b), ratio(d, b)))
     print()
 if "meta" in parts:
     print("create/stat/delete of %d files, files/sec, higher is better; median of %d"
