@@ -3,6 +3,8 @@
 #define DISKBENCH_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "outfile.h"
@@ -18,13 +20,52 @@ enum {
 };
 
 int cmd_run(int argc, char **argv);
+
+/*
+ * What a coordinated run (diskbench-mpi, src/mpi/) adds to a run: the same
+ * stages, with a say at the points where the ranks must agree. Every rank
+ * calls cli_run with the same argv; each hook is collective (every rank
+ * reaches it, in the same order, or none does).
+ */
+struct plan;
+struct cli_run_point {
+	const char *given;		/* TARGET as typed */
+	const struct settings *s;	/* the run's settings */
+	const struct target_info *ti;	/* this rank's target */
+	struct plan *plan;		/* its plan: the hook may re-seed the specs */
+	uint64_t *seed;			/* the layout's seed: likewise */
+	struct run_result *r;		/* the result the root reports */
+};
+struct cli_run_hooks {
+	void *arg;
+	bool root;	/* this rank reports; the others print errors only */
+	/* this rank's TARGET from the one typed (placeholders): 0, or the
+	 * exit status after saying why */
+	int (*target)(void *arg, const char *given, char *out, size_t len);
+	/* after the plan, before anything is written: this rank's status
+	 * (EXIT_*, or -1 for "done": --help) in, the run's out */
+	int (*prepare)(void *arg, int status, const struct cli_run_point *pt);
+	/* after the stage (scratch, layout): this rank's status in, the run's out */
+	int (*agree)(void *arg, int status);
+	/* right before each test: wait for every rank */
+	void (*test_start)(void *arg);
+	/* right after each test: this rank's runner_run status (0 or -errno)
+	 * in, the run's out (with err filled when another rank failed, and tr
+	 * then freed); on the root a test that ran becomes the merged test */
+	int (*test_done)(void *arg, int ret, struct test_result *tr, char *err, size_t errlen);
+};
+
+/* cmd_run with hooks (NULL: a plain run, cmd_run). */
+int cli_run(int argc, char **argv, const struct cli_run_hooks *h);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 
-/* Print "diskbench: <msg>" to stderr. */
+/* Print "<cli_name>: <msg>" to stderr; cli_name is "diskbench" unless a
+ * program says otherwise ("diskbench-mpi: rank 2"). */
+extern const char *cli_name;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

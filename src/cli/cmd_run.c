@@ -145,6 +145,9 @@ struct run_ctx {
 	uint64_t size;			/* the working set laid out */
 	unsigned done, pass, npass;	/* tests done in the last pass; passes */
 	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
+	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
+	bool silent;			/* a rank that does not report */
+	const char *given;		/* TARGET as typed */
 };
 
 /* Stage results besides exit statuses: stop here, all is well (--help). */
@@ -189,7 +192,15 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		printf("diskbench %s\n", PACKAGE_VERSION);
 		return RUN_DONE;
 	}
-	*target = npos ? pos[0] : ".";
+	*target = c->given = npos ? pos[0] : ".";
+	if (c->h && c->h->target) {
+		static char mine[PATH_MAX];
+
+		ret = c->h->target(c->h->arg, *target, mine, sizeof(mine));
+		if (ret != EXIT_OK)
+			return ret;
+		*target = mine;
+	}
 	ret = cli_load_profile(c->cli.profile ? c->cli.profile : DEFAULT_PROFILE, &c->prof);
 	if (ret >= 0)
 		return ret;
@@ -221,6 +232,11 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	if (check_cpus(&c->s, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
+	}
+	/* A rank that does not report writes no file and no table. */
+	if (c->silent) {
+		c->s.json = c->s.csv = c->s.bonnie_csv = c->s.html = NULL;
+		c->s.quiet = 1;
 	}
 	/* Where the reports go is checked before a minute of measuring. */
 	cli_result_outputs(c->outs, &(struct cli_result_paths){
@@ -608,7 +624,11 @@ static int run_one(struct run_ctx *c, unsigned i)
 	if (c->s.trim && wl_writes(t->wl))
 		trim_before(c, t, name, &trim);
 	t->stop = &interrupted;
+	if (c->h)
+		c->h->test_start(c->h->arg);
 	ret = runner_run(t, &c->stage.where, &tr, err, sizeof(err));
+	if (c->h)
+		ret = c->h->test_done(c->h->arg, ret, &tr, err, sizeof(err));
 	tr.trim = trim;
 	tr.direct_refused = c->stage.direct_refused;
 	t->progress = NULL;
@@ -748,6 +768,8 @@ static int do_report(struct run_ctx *c, int status)
 				   c->stage.scratch, c->ti.path);
 	if (c->progress)
 		cli_progress_clear();
+	if (c->silent)
+		return status;
 	for (unsigned i = 0; i < c->r.nwarnings; i++)
 		cli_warn("%s", c->r.warnings[i]);
 	if (!c->r.ntests)
@@ -761,7 +783,22 @@ static int do_report(struct run_ctx *c, int status)
 	return status;
 }
 
+/* A coordinated run's say before anything is written: every rank's
+ * status in, the run's out. */
+static int do_prepare(struct run_ctx *c, int status)
+{
+	struct cli_run_point pt = { .given = c->given ? c->given : ".", .s = &c->s, .ti = &c->ti,
+				    .plan = &c->plan, .seed = &c->s.seed, .r = &c->r };
+
+	return c->h->prepare(c->h->arg, status, &pt);
+}
+
 int cmd_run(int argc, char **argv)
+{
+	return cli_run(argc, argv, NULL);
+}
+
+int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 {
 	/* static: a plan holds 256 specs, a result many settings */
 	static struct run_ctx c;
@@ -770,17 +807,25 @@ int cmd_run(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.stage.claim = -1;
+	c.h = h;
+	c.silent = h && !h->root;
 	record_command(&c.r, argc, argv);
 	status = do_options(&c, argc, argv, &target);
 	if (status == EXIT_OK)
 		status = do_probe(&c, target);
 	if (status == EXIT_OK)
 		status = do_plan(&c);
+	/* Every rank's verdict is the run's: no rank writes unless all may. */
+	if (h)
+		status = do_prepare(&c, status);
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
-	if (status == EXIT_OK)
+	if (status == EXIT_OK) {
 		status = do_stage(&c);
-	if (status == EXIT_OK && c.s.precondition)
-		status = do_precondition(&c);
+		if (status == EXIT_OK && c.s.precondition)
+			status = do_precondition(&c);
+		if (h)
+			status = h->agree(h->arg, status);
+	}
 	if (status == EXIT_OK) {
 		struct annotate_in a = {
 			.moves_data = !(c.e->flags & ENGINE_F_NO_IO),

@@ -9,11 +9,13 @@
 #include "outfile.h"
 #include "report.h"
 
+const char *cli_name = "diskbench";
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("diskbench: ", stderr);
+	fprintf(stderr, "%s: ", cli_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -24,7 +26,7 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("diskbench: warning: ", stderr);
+	fprintf(stderr, "%s: warning: ", cli_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
