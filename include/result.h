@@ -50,6 +50,26 @@ struct repeat_summary {
 	struct run_stat iops, bytes_per_sec, lat_p50_ns, lat_p99_ns, usec_per_op;
 };
 
+/* One rank's share of a test of a coordinated run (diskbench-mpi): its
+ * own figures, summed over its runs under --repeat, and its window on its
+ * host's CLOCK_MONOTONIC (start_ns of its first run, end_ns of its last:
+ * comparable between ranks of one host only). */
+struct rank_test {
+	uint64_t ops, bytes, runtime_ns, errors;
+	double bytes_per_sec;	/* bytes / runtime_ns */
+	uint64_t start_ns, end_ns;
+};
+
+/* Over a test's ranks (result_ranks_finish): the slowest and the fastest
+ * by bytes_per_sec (by iops when no bytes moved), and the spread,
+ * (fastest - slowest) / fastest, in [0, 1]. */
+struct rank_imbalance {
+	unsigned slowest, fastest;	/* rank numbers */
+	double slowest_rate, fastest_rate; /* bytes/s, or ops/s when bytes is 0 */
+	bool by_ops;			/* the rates are ops/s */
+	double spread;
+};
+
 /* One measured test (one workload x bs x qd x jobs). Filled by the runner
  * and result_finish(); reporters only read it. */
 struct test_result {
@@ -142,6 +162,15 @@ struct test_result {
 	bool drift_valid, drifted;
 	double drift;
 	unsigned drift_run;
+
+	/* A coordinated run (diskbench-mpi): one entry per rank, index =
+	 * rank, nranks = the run's result_ranks.n; the figures above are the
+	 * sums over all ranks (runtime_ns the slowest rank's window, the
+	 * histogram the sum of every rank's). NULL, 0 for a single process.
+	 * Owned (result_test_free). */
+	struct rank_test *ranks;
+	unsigned nranks;
+	struct rank_imbalance imbalance;
 };
 
 /* A key/value pair echoed into every report: every setting that shaped it. */
@@ -189,6 +218,24 @@ struct run_precondition {
 	uint64_t dev_write_bytes; /* what the device moved meanwhile */
 };
 
+/* Who ran a coordinated run (diskbench-mpi): one per rank. */
+struct rank_info {
+	unsigned rank, local_rank;	/* local: among the ranks of its host */
+	char hostname[64];
+	char kernel[64];		/* uname -r */
+	char version[32];		/* diskbench's */
+	char target[256];		/* TARGET with its placeholders expanded */
+};
+
+/* The ranks of a coordinated run, info[i] of rank i, and the distinct
+ * host names in rank order. */
+struct result_ranks {
+	unsigned n;
+	struct rank_info *info;		/* owned */
+	unsigned nhosts;
+	bool kernels_differ, versions_differ;
+};
+
 struct run_result {
 	const char *tool_version;
 	char started_at[32];	/* ISO 8601 UTC */
@@ -212,6 +259,8 @@ struct run_result {
 	 * result_strdup); a run's point to static strings instead. */
 	char **strings;
 	unsigned nstrings;
+	/* A coordinated run: its ranks (owned); NULL for a single process. */
+	struct result_ranks *ranks;
 };
 
 /* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
@@ -241,6 +290,12 @@ const char *result_strdup(struct run_result *r, const char *s);
  * its own timeline) and leave those fields empty; for a test_result that
  * is not in a run_result (runner_run's, when it is not kept). */
 void result_test_free(struct test_result *t);
+
+/* A test's imbalance from its ranks[] (nothing without them). */
+void result_ranks_finish(struct test_result *t);
+
+/* Fill nhosts, kernels_differ and versions_differ of rr from its info. */
+void result_ranks_summarize(struct result_ranks *rr);
 
 /* Free what the result owns (tests, histograms, warnings, strings). */
 void result_free(struct run_result *r);

@@ -100,7 +100,26 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		}
 		acc->errors += run->errors;
 		verify_sum_add(&acc->verify, &run->verify);
+		/* a coordinated run: each rank's share over its runs */
+		for (unsigned k = 0; acc->ranks && run->ranks && k < acc->nranks &&
+		     k < run->nranks; k++) {
+			struct rank_test *a = &acc->ranks[k];
+			const struct rank_test *b = &run->ranks[k];
+
+			a->ops += b->ops;
+			a->bytes += b->bytes;
+			a->runtime_ns += b->runtime_ns;
+			a->errors += b->errors;
+			a->end_ns = b->end_ns;
+			a->bytes_per_sec = a->runtime_ns ?
+				(double)a->bytes / (double)a->runtime_ns * 1e9 : 0;
+		}
+		free(run->ranks);
+		if (acc->ranks)
+			result_ranks_finish(acc);
 	}
+	run->ranks = NULL;
+	run->nranks = 0;
 	run->lat = NULL;
 	run->timeline = (struct timeline){ 0 };
 	acc->nruns = n + 1;

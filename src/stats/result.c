@@ -41,6 +41,7 @@ void result_finish(struct test_result *t)
 	/* Fewer than half the bytes read reached the device: the page cache
 	 * (or a device cache above the counters) answered, not the disk. */
 	t->cached = !t->is_write && t->dev_valid && t->dev_read_bytes < t->bytes / 2;
+	result_ranks_finish(t);
 }
 
 int result_add_test(struct run_result *r, const struct test_result *t)
@@ -128,6 +129,58 @@ void result_test_free(struct test_result *t)
 	t->runs = NULL;
 	t->nruns = 0;
 	timeline_free(&t->timeline);
+	free(t->ranks);
+	t->ranks = NULL;
+	t->nranks = 0;
+}
+
+void result_ranks_finish(struct test_result *t)
+{
+	struct rank_imbalance *im = &t->imbalance;
+	bool by_ops = true;
+
+	memset(im, 0, sizeof(*im));
+	if (!t->nranks || !t->ranks)
+		return;
+	for (unsigned i = 0; i < t->nranks; i++)
+		if (t->ranks[i].bytes)
+			by_ops = false;
+	im->by_ops = by_ops;
+	for (unsigned i = 0; i < t->nranks; i++) {
+		const struct rank_test *rt = &t->ranks[i];
+		double rate = !rt->runtime_ns ? 0 : by_ops ?
+			(double)rt->ops / (double)rt->runtime_ns * 1e9 : rt->bytes_per_sec;
+
+		if (!i || rate < im->slowest_rate) {
+			im->slowest = i;
+			im->slowest_rate = rate;
+		}
+		if (!i || rate > im->fastest_rate) {
+			im->fastest = i;
+			im->fastest_rate = rate;
+		}
+	}
+	im->spread = im->fastest_rate > 0 ?
+		(im->fastest_rate - im->slowest_rate) / im->fastest_rate : 0;
+}
+
+void result_ranks_summarize(struct result_ranks *rr)
+{
+	rr->nhosts = 0;
+	rr->kernels_differ = rr->versions_differ = false;
+	for (unsigned i = 0; i < rr->n; i++) {
+		const struct rank_info *ri = &rr->info[i];
+		unsigned j;
+
+		for (j = 0; j < i && strcmp(rr->info[j].hostname, ri->hostname); j++)
+			;
+		if (j == i)
+			rr->nhosts++;
+		if (strcmp(ri->kernel, rr->info[0].kernel))
+			rr->kernels_differ = true;
+		if (strcmp(ri->version, rr->info[0].version))
+			rr->versions_differ = true;
+	}
 }
 
 void result_free(struct run_result *r)
@@ -152,6 +205,11 @@ void result_free(struct run_result *r)
 	free(r->strings);
 	r->strings = NULL;
 	r->nstrings = 0;
+
+	if (r->ranks)
+		free(r->ranks->info);
+	free(r->ranks);
+	r->ranks = NULL;
 }
 
 bool result_test_flag(const struct target_info *ti, const struct test_result *t,
