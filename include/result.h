@@ -58,6 +58,8 @@ struct rank_test {
 	uint64_t ops, bytes, runtime_ns, errors;
 	double bytes_per_sec;	/* bytes / runtime_ns */
 	uint64_t start_ns, end_ns;
+	/* its latency histogram's exact moments: samples, min, max, sum (ns) */
+	uint64_t lat_n, lat_min, lat_max, lat_sum;
 };
 
 /* Over a test's ranks (result_ranks_finish): the slowest and the fastest

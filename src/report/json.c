@@ -340,6 +340,78 @@ static void json_runs(struct jw *w, const struct test_result *t)
 	jw_close(w, '}');
 }
 
+/* A coordinated run's test: each rank's share ("ranks", index = rank;
+ * start_ns/end_ns on its host's CLOCK_MONOTONIC) and the "imbalance". */
+static void json_test_ranks(struct jw *w, const struct test_result *t)
+{
+	const struct rank_imbalance *im = &t->imbalance;
+
+	jw_open(w, "ranks", '[', false);
+	for (unsigned i = 0; i < t->nranks; i++) {
+		const struct rank_test *rt = &t->ranks[i];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "rank", i);
+		jw_u64(w, "ops", rt->ops);
+		jw_u64(w, "bytes", rt->bytes);
+		jw_u64(w, "runtime_ns", rt->runtime_ns);
+		jw_fixed(w, "bytes_per_sec", rt->bytes_per_sec, 3);
+		jw_u64(w, "errors", rt->errors);
+		jw_u64(w, "start_ns", rt->start_ns);
+		jw_u64(w, "end_ns", rt->end_ns);
+		jw_open(w, "lat_ns", '{', true);
+		jw_u64(w, "n", rt->lat_n);
+		jw_u64(w, "min", rt->lat_min);
+		jw_u64(w, "max", rt->lat_max);
+		jw_u64(w, "sum", rt->lat_sum);
+		jw_close(w, '}');
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_open(w, "imbalance", '{', false);
+	jw_cstr(w, "by", im->by_ops ? "iops" : "bytes_per_sec");
+	jw_u64(w, "slowest_rank", im->slowest);
+	jw_fixed(w, "slowest", im->slowest_rate, 3);
+	jw_u64(w, "fastest_rank", im->fastest);
+	jw_fixed(w, "fastest", im->fastest_rate, 3);
+	jw_fixed(w, "spread", im->spread, 4);
+	jw_close(w, '}');
+}
+
+/* "mpi": who ran a coordinated run; absent for a single process. */
+static void json_mpi(struct jw *w, const struct result_ranks *rr)
+{
+	jw_open(w, "mpi", '{', false);
+	jw_u64(w, "ranks", rr->n);
+	jw_open(w, "hosts", '[', true);
+	for (unsigned i = 0; i < rr->n; i++) {
+		unsigned j;
+
+		for (j = 0; j < i && strcmp(rr->info[j].hostname, rr->info[i].hostname); j++)
+			;
+		if (j == i)
+			jw_field(w, NULL, rr->info[i].hostname);
+	}
+	jw_close(w, ']');
+	jw_bool(w, "kernels_differ", rr->kernels_differ);
+	jw_bool(w, "versions_differ", rr->versions_differ);
+	jw_open(w, "rank_info", '[', false);
+	for (unsigned i = 0; i < rr->n; i++) {
+		const struct rank_info *ri = &rr->info[i];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "rank", ri->rank);
+		jw_u64(w, "local_rank", ri->local_rank);
+		jw_field(w, "hostname", ri->hostname);
+		jw_field(w, "kernel", ri->kernel);
+		jw_field(w, "version", ri->version);
+		jw_field(w, "target", ri->target);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
 static void json_test(struct jw *w, const struct test_result *t, const struct target_info *ti)
 {
 	jw_open(w, NULL, '{', false);
@@ -483,6 +555,8 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 	}
 
 	json_runs(w, t);
+	if (t->nranks && t->ranks)
+		json_test_ranks(w, t);
 	/* the first run's (the only one without --repeat) */
 	json_timeline(w, t->nruns && t->runs ? &t->runs[0].timeline : &t->timeline);
 	jw_close(w, '}');
@@ -508,6 +582,8 @@ int report_json(FILE *f, const struct run_result *r)
 	report_json_target(&w, &r->target);
 	json_settings(&w, r);
 	jw_u64(&w, "clock_overhead_ns", r->clock_overhead_ns);
+	if (r->ranks)
+		json_mpi(&w, r->ranks);
 
 	jw_open(&w, "tests", '[', false);
 	for (i = 0; i < r->ntests; i++)

@@ -551,6 +551,7 @@ int report_text(FILE *f, const struct run_result *r)
 		for (i = 0; i < r->ntests; i++)
 			text_notes(&w, &r->tests[i]);
 	}
+	report_text_ranks(&w, r);
 	text_hdparm(&w, r);
 	text_xbench(&w, &r->xbench);
 

@@ -67,4 +67,9 @@ void textw_raw(struct textw *w, const char *fmt, ...) __attribute__((format(prin
  * error (buffered stdio may only fail then: ENOSPC, EPIPE), as -errno. */
 int textw_finish(struct textw *w);
 
+/* text_ranks.c: a coordinated run's ranks, hosts and imbalance per test
+ * (nothing for a single process). */
+struct run_result;
+void report_text_ranks(struct textw *w, const struct run_result *r);
+
 #endif

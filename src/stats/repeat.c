@@ -111,6 +111,12 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			a->runtime_ns += b->runtime_ns;
 			a->errors += b->errors;
 			a->end_ns = b->end_ns;
+			if (b->lat_n && (!a->lat_n || b->lat_min < a->lat_min))
+				a->lat_min = b->lat_min;
+			if (b->lat_max > a->lat_max)
+				a->lat_max = b->lat_max;
+			a->lat_n += b->lat_n;
+			a->lat_sum += b->lat_sum;
 			a->bytes_per_sec = a->runtime_ns ?
 				(double)a->bytes / (double)a->runtime_ns * 1e9 : 0;
 		}
