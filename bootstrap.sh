@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake pkg-config liburing-dev libaio-dev \
 libnuma-dev libblkid-dev libinih-dev libjansson-dev libcmocka-dev python3 jq fdisk e2fsprogs bonnie++ \
-libxml2-utils chromium btrfs-progs xfsprogs"
+libxml2-utils chromium btrfs-progs xfsprogs openmpi-bin libopenmpi-dev"
 
 missing=
 for p in $PKGS; do

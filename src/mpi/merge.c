@@ -1,0 +1,202 @@
+/* merge.c - one test in step on every rank, and its sum over all of them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "mpi_int.h"
+#include "timeline.h"
+
+void mpi_test_start(void *arg)
+{
+	struct mpi_run *m = arg;
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	m->start_ns = clock_ns();
+}
+
+/* What each rank sends the root of one test, besides its histogram's
+ * buckets (reduced in place). */
+enum {
+	U_OPS, U_BYTES, U_RUNTIME, U_ERRORS, U_START, U_END, U_DEV_VALID, U_DEV_READ,
+	U_DEV_WRITE, U_ERRNO, U_ERROFF, U_LAT_N, U_LAT_MIN, U_LAT_MAX, U_LAT_SUM,
+	U_LAT_SUMSQ_LO, U_LAT_SUMSQ_HI, U_N
+};
+enum { D_USER, D_SYS, D_USEC_OP, D_N };
+
+static void card_of(const struct mpi_run *m, const struct test_result *tr, uint64_t end,
+		    uint64_t *u, double *d)
+{
+	const struct hist *h = tr->lat;
+
+	u[U_OPS] = tr->ops;
+	u[U_BYTES] = tr->bytes;
+	u[U_RUNTIME] = tr->runtime_ns;
+	u[U_ERRORS] = tr->errors;
+	u[U_START] = m->start_ns;
+	u[U_END] = end;
+	u[U_DEV_VALID] = tr->dev_valid;
+	u[U_DEV_READ] = tr->dev_read_bytes;
+	u[U_DEV_WRITE] = tr->dev_write_bytes;
+	u[U_ERRNO] = (uint64_t)tr->first_errno;
+	u[U_ERROFF] = tr->first_error_offset;
+	u[U_LAT_N] = h ? h->n : 0;
+	u[U_LAT_MIN] = h ? h->min : UINT64_MAX;
+	u[U_LAT_MAX] = h ? h->max : 0;
+	u[U_LAT_SUM] = h ? h->sum : 0;
+	u[U_LAT_SUMSQ_LO] = h ? (uint64_t)h->sumsq : 0;
+	u[U_LAT_SUMSQ_HI] = h ? (uint64_t)(h->sumsq >> 64) : 0;
+	d[D_USER] = tr->cpu_user_pct;
+	d[D_SYS] = tr->cpu_sys_pct;
+	d[D_USEC_OP] = tr->usec_per_op;
+}
+
+/*
+ * The root's test becomes the sum of every rank's. Device counters are a
+ * host's, seen alike by every rank on it: the largest of a host's ranks
+ * counts, once per host. CPU percent adds up (each rank's CPU over its own
+ * window); CPU per op is over all ops.
+ */
+static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uint64_t *u,
+		      const double *d)
+{
+	const struct rank_info *info = m->r && m->r->ranks ? m->r->ranks->info : NULL;
+	struct hist *h = tr->lat;
+	double cpu_us = 0;
+
+	tr->ops = tr->bytes = tr->runtime_ns = tr->errors = 0;
+	tr->dev_valid = true;
+	tr->dev_read_bytes = tr->dev_write_bytes = 0;
+	tr->cpu_user_pct = tr->cpu_sys_pct = 0;
+	tr->first_errno = 0;
+	if (h) {
+		h->n = h->sum = h->max = 0;
+		h->min = UINT64_MAX;
+		h->sumsq = 0;
+	}
+	for (int i = 0; i < m->size; i++) {
+		const uint64_t *ui = u + (size_t)i * U_N;
+		const double *di = d + (size_t)i * D_N;
+		struct rank_test *rt = &tr->ranks[i];
+		uint64_t rd = 0, wr = 0;
+		bool first_of_host = true;
+
+		*rt = (struct rank_test){
+			.ops = ui[U_OPS], .bytes = ui[U_BYTES], .runtime_ns = ui[U_RUNTIME],
+			.errors = ui[U_ERRORS], .start_ns = ui[U_START], .end_ns = ui[U_END],
+			.bytes_per_sec = ui[U_RUNTIME] ?
+				(double)ui[U_BYTES] / (double)ui[U_RUNTIME] * 1e9 : 0,
+			.lat_n = ui[U_LAT_N], .lat_min = ui[U_LAT_N] ? ui[U_LAT_MIN] : 0,
+			.lat_max = ui[U_LAT_MAX], .lat_sum = ui[U_LAT_SUM],
+		};
+		tr->ops += ui[U_OPS];
+		tr->bytes += ui[U_BYTES];
+		if (ui[U_RUNTIME] > tr->runtime_ns)
+			tr->runtime_ns = ui[U_RUNTIME];
+		if (ui[U_ERRORS] && !tr->errors) {
+			tr->first_errno = (int)ui[U_ERRNO];
+			tr->first_error_offset = ui[U_ERROFF];
+		}
+		tr->errors += ui[U_ERRORS];
+		tr->dev_valid = tr->dev_valid && ui[U_DEV_VALID];
+		for (int j = 0; info && j < m->size; j++) {
+			const uint64_t *uj = u + (size_t)j * U_N;
+
+			if (strcmp(info[i].hostname, info[j].hostname))
+				continue;
+			if (j < i)
+				first_of_host = false;
+			if (uj[U_DEV_READ] > rd)
+				rd = uj[U_DEV_READ];
+			if (uj[U_DEV_WRITE] > wr)
+				wr = uj[U_DEV_WRITE];
+		}
+		if (first_of_host) {
+			tr->dev_read_bytes += info ? rd : ui[U_DEV_READ];
+			tr->dev_write_bytes += info ? wr : ui[U_DEV_WRITE];
+		}
+		tr->cpu_user_pct += di[D_USER];
+		tr->cpu_sys_pct += di[D_SYS];
+		cpu_us += di[D_USEC_OP] * (double)ui[U_OPS];
+		if (h) {
+			h->n += ui[U_LAT_N];
+			h->sum += ui[U_LAT_SUM];
+			h->sumsq += (unsigned __int128)ui[U_LAT_SUMSQ_HI] << 64 | ui[U_LAT_SUMSQ_LO];
+			if (ui[U_LAT_MIN] < h->min)
+				h->min = ui[U_LAT_MIN];
+			if (ui[U_LAT_MAX] > h->max)
+				h->max = ui[U_LAT_MAX];
+		}
+	}
+	tr->usec_per_op = tr->ops ? cpu_us / (double)tr->ops : 0;
+	tr->nranks = (unsigned)m->size;
+}
+
+/* Any rank's failure is every rank's: the others free what they measured. */
+static int agree_ran(const struct mpi_run *m, int ret, struct test_result *tr, char *err,
+		     size_t errlen)
+{
+	int failed = ret ? m->rank : m->size, first;
+
+	MPI_Allreduce(&failed, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (first == m->size || ret)
+		return ret;
+	result_test_free(tr);
+	snprintf(err, errlen, "rank %d could not run it (its message says why)", first);
+	return -ECANCELED;
+}
+
+int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t errlen)
+{
+	struct mpi_run *m = arg;
+	uint64_t end = clock_ns(), mine[U_N], *u = NULL;
+	double dmine[D_N], *d = NULL;
+	bool root = m->rank == 0;
+	int has_lat;
+
+	ret = agree_ran(m, ret, tr, err, errlen);
+	if (ret)
+		return ret;
+	card_of(m, tr, end, mine, dmine);
+	if (root) {
+		u = calloc((size_t)m->size, sizeof(mine));
+		d = calloc((size_t)m->size, sizeof(dmine));
+		tr->ranks = calloc((size_t)m->size, sizeof(*tr->ranks));
+		if (!u || !d || !tr->ranks) {
+			cli_error("out of memory");
+			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+		}
+	}
+	MPI_Gather(mine, U_N, MPI_UINT64_T, u, U_N, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	MPI_Gather(dmine, D_N, MPI_DOUBLE, d, D_N, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	/* The buckets are fixed (hist.h): summing the arrays is the exact
+	 * histogram of every I/O of every rank. A rank without one (no
+	 * latency recorded) adds zeros. */
+	has_lat = tr->lat != NULL;
+	MPI_Bcast(&has_lat, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (has_lat) {
+		static uint64_t zero[HIST_NBUCKETS];
+		const uint64_t *send = tr->lat ? tr->lat->count : zero;
+
+		MPI_Reduce(root ? MPI_IN_PLACE : send, root ? tr->lat->count : NULL,
+			   HIST_NBUCKETS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	}
+	if (root) {
+		sum_cards(m, tr, u, d);
+		/* A timeline is one rank's intervals on its own clock: a sum
+		 * of them would pretend the ranks' intervals were aligned. */
+		if (tr->timeline.interval_ns && m->size > 1) {
+			timeline_free(&tr->timeline);
+			tr->timeline = (struct timeline){ 0 };
+			if (!m->timeline_noted && m->r)
+				result_add_warning(m->r, "the tests' timelines are per rank and are not "
+						   "merged: this result has none (the drift check "
+						   "needs one)");
+			m->timeline_noted = true;
+		}
+	}
+	free(u);
+	free(d);
+	return 0;
+}

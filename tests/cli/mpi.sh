@@ -1,0 +1,190 @@
+#!/bin/bash
+# mpi.sh - diskbench-mpi over mpirun on this one host, loopback only: the
+# sums are the ranks' sums, the merged histogram holds every rank's I/Os,
+# barriers keep the tests in step, a refusing rank stops every rank before
+# anything is written, a killed rank ends the run (no hang), bad targets
+# exit 2, and diskbench report and compare read the result.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+[ -n "${DISKBENCH_MPI:-}" ] && [ -x "$DISKBENCH_MPI" ] ||
+	skip "diskbench-mpi was not built (configure found no MPI: apt-get install libopenmpi-dev openmpi-bin)"
+need_cmd mpirun python3 timeout
+make_tmpdir /dev/shm
+T=$TMP_DIR
+cd "$T" || fail "cd"
+
+# Open MPI refuses root unless told twice; the ranks talk over shared
+# memory and mpirun to them over loopback only.
+if [ "$(id -u)" -eq 0 ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
+# mpirun asks for this many slots of a 2-core machine
+MPIRUN=(timeout 60 mpirun --oversubscribe)
+RUN=(--engine null --ramp 0 --runtime 200ms)
+
+# ---- 4 ranks: sums, the merged histogram, barriers, the report ---------------
+mkdir -p d0 d1 d2 d3
+"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-read,rand-write --qd 1,8 \
+	--json four.json "$T/d%r" >four.txt 2>four.err || fail "np 4: exit $?: $(cat four.err)"
+python3 - four.json <<'PY' || fail "np 4: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["mpi"]
+assert m["ranks"] == 4 and len(m["rank_info"]) == 4, m
+assert [r["target"].rsplit("/", 1)[1] for r in m["rank_info"]] == ["d0", "d1", "d2", "d3"], m
+assert len(m["hosts"]) == 1 and not m["versions_differ"], m
+tests = d["tests"]
+assert len(tests) == 4, [t["name"] for t in tests]
+for t in tests:
+    rk = t["ranks"]
+    assert len(rk) == 4 and [r["rank"] for r in rk] == [0, 1, 2, 3], t["name"]
+    assert all(r["ops"] > 0 for r in rk), (t["name"], rk)
+    assert t["ops"] == sum(r["ops"] for r in rk), t["name"]
+    assert t["bytes"] == sum(r["bytes"] for r in rk), t["name"]
+    # the slowest rank's window, and the rate over it
+    assert t["runtime_ns"] == max(r["runtime_ns"] for r in rk), t["name"]
+    assert abs(t["bytes_per_sec"] - t["bytes"] / t["runtime_ns"] * 1e9) <= 1e-6 * t["bytes_per_sec"] + 1
+    lat = t["lat_ns"]
+    n = sum(c for _, c in lat["histogram"])
+    assert n == t["ops"], (t["name"], n, t["ops"])
+    assert n == sum(r["lat_ns"]["n"] for r in rk), t["name"]
+    assert lat["sum"] == sum(r["lat_ns"]["sum"] for r in rk), t["name"]
+    assert lat["min"] == min(r["lat_ns"]["min"] for r in rk), t["name"]
+    assert lat["max"] == max(r["lat_ns"]["max"] for r in rk), t["name"]
+    im = t["imbalance"]
+    rates = [r["bytes_per_sec"] for r in rk]
+    assert rk[im["slowest_rank"]]["bytes_per_sec"] == min(rates), (im, rates)
+    assert rk[im["fastest_rank"]]["bytes_per_sec"] == max(rates), (im, rates)
+    assert 0 <= im["spread"] < 1, im
+# barriers: every window of test k+1 opens after every window of test k closed
+for a, b in zip(tests, tests[1:]):
+    end = max(r["end_ns"] for r in a["ranks"])
+    start = min(r["start_ns"] for r in b["ranks"])
+    assert start >= end, (a["name"], end, b["name"], start)
+for t in tests:
+    for r in t["ranks"]:
+        assert r["end_ns"] - r["start_ns"] >= r["runtime_ns"], (t["name"], r)
+PY
+grep -q "^ranks: 4 on 1 host" four.txt || fail "np 4: no ranks line in the text: $(cat four.txt)"
+grep -q "^imbalance per test" four.txt || fail "np 4: no imbalance table: $(cat four.txt)"
+ls -d d?/diskbench.* >/dev/null 2>&1 && fail "np 4: left a scratch directory: $(ls d?)"
+
+# diskbench report and compare read it like any result
+"$DISKBENCH" report four.json >report.txt 2>report.err || fail "report: exit $?: $(cat report.err)"
+grep -q "^seq-read 1m qd1" report.txt || fail "report: $(cat report.txt)"
+"$DISKBENCH" report --csv - four.json >four.csv 2>>report.err || fail "report --csv: exit $?"
+[ "$(wc -l <four.csv)" -eq 5 ] || fail "report --csv: want a header and 4 rows: $(cat four.csv)"
+"$DISKBENCH" compare --quiet four.json four.json >cmp.txt 2>cmp.err ||
+	fail "compare: exit $?: $(cat cmp.err)"
+
+# ---- -np 1 is a plain run: the same tests, every key the plain binary writes --
+"${MPIRUN[@]}" -np 1 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --json one.json "$T/d0" \
+	>/dev/null 2>one.err || fail "np 1: exit $?: $(cat one.err)"
+"$DISKBENCH" "${RUN[@]}" --test rand-read --json plain.json "$T/d0" >/dev/null 2>plain.err ||
+	fail "plain: exit $?: $(cat plain.err)"
+python3 - one.json plain.json <<'PY' || fail "np 1: see above"
+import json, sys
+one, plain = (json.load(open(f)) for f in sys.argv[1:])
+def keys(v, p=""):
+    if isinstance(v, dict):
+        return {p + "/" + k for k in v} | set().union(*(keys(x, p + "/" + k) for k, x in v.items()))
+    if isinstance(v, list) and v and isinstance(v[0], dict):
+        return keys(v[0], p + "[]")
+    return set()
+missing = keys(plain) - keys(one)
+assert not missing, missing
+assert [t["name"] for t in one["tests"]] == [t["name"] for t in plain["tests"]]
+assert one["mpi"]["ranks"] == 1 and len(one["tests"][0]["ranks"]) == 1
+t = one["tests"][0]
+assert t["ops"] == t["ranks"][0]["ops"] == sum(c for _, c in t["lat_ns"]["histogram"])
+# one rank keeps its timeline: nothing to merge
+assert t["timeline"] is not None
+PY
+
+# ---- a shared directory: a private scratch directory for each rank ----------
+mkdir -p shared
+"${MPIRUN[@]}" -np 3 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json shared.json \
+	"$T/shared" >/dev/null 2>shared.err || fail "shared dir: exit $?: $(cat shared.err)"
+[ "$(json shared.json 'len(d["tests"][0]["ranks"])')" -eq 3 ] || fail "shared dir: not 3 ranks"
+ls -A shared | grep -q . && fail "shared dir: left $(ls -A shared)"
+
+# ---- a rank that cannot run stops every rank, nothing written ----------------
+rm -rf d2
+"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json gone.json "$T/d%r" \
+	>gone.out 2>gone.err
+rc=$?
+[ "$rc" -eq 2 ] || fail "missing d2: exit $rc, want 2: $(cat gone.err)"
+grep -q "rank 2: $T/d2" gone.err || fail "missing d2: rank 2 does not say why: $(cat gone.err)"
+grep -q "rank 2 stopped the run before anything was written" gone.err ||
+	fail "missing d2: rank 0 does not name rank 2: $(cat gone.err)"
+[ -e gone.json ] && fail "missing d2: a result was written"
+ls -A d0 d1 d3 | grep -q diskbench && fail "missing d2: a rank wrote: $(ls -A d0 d1 d3)"
+mkdir d2
+
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	# rank 2's target is a block device, read-only without --destructive:
+	# the write test is refused there, and so everywhere
+	make_loop 8 random
+	sum=$(md5sum <"$LOOP_DEV")
+	rmdir d2 && ln -s "$LOOP_DEV" d2
+	"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json ro.json \
+		"$T/d%r" >ro.out 2>ro.err
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "read-only rank: exit $rc, want 3: $(cat ro.err)"
+	grep -q "rank 2 stopped the run before anything was written: refused" ro.err ||
+		fail "read-only rank: $(cat ro.err)"
+	[ "$(md5sum <"$LOOP_DEV")" = "$sum" ] || fail "read-only rank: the device was written"
+	[ -e ro.json ] && fail "read-only rank: a result was written"
+	ls -A d0 d1 d3 | grep -q diskbench && fail "read-only rank: a rank wrote: $(ls -A d0 d1 d3)"
+	rm d2 && mkdir d2
+fi
+
+# ---- bad targets: one line, exit 2 --------------------------------------------
+"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read "$T/d%x" >/dev/null 2>bad.err
+rc=$?
+[ "$rc" -eq 2 ] || fail "%x: exit $rc, want 2: $(cat bad.err)"
+[ "$(grep -c 'unknown placeholder %x' bad.err)" -eq 1 ] || fail "%x: $(cat bad.err)"
+# %h is the same on both ranks of this host: one scratch place for two
+mkdir -p "d$(hostname)"
+"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read "$T/d%h" >/dev/null 2>dup.err
+rc=$?
+[ "$rc" -eq 2 ] || fail "%h twice: exit $rc, want 2: $(cat dup.err)"
+[ "$(grep -c 'ranks 0 and 1 on .* both get' dup.err)" -eq 1 ] || fail "%h twice: $(cat dup.err)"
+ls -A "d$(hostname)" | grep -q diskbench && fail "%h twice: a rank wrote"
+
+# ---- a rank killed mid-run ends the run, with an error, without a hang -------
+# real scratch files (tmpfs takes no O_DIRECT: buffered), so that the
+# survivors' cleanup shows
+"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" --engine sync --buffered --size 4m --ramp 0 --runtime 30s \
+	--test rand-read --json killed.json "$T/d%r" >killed.out 2>killed.err &
+job=$!
+victim=
+for _ in $(seq 100); do
+	sleep 0.1
+	# the ranks are mpirun's children (timeout's grandchildren) here
+	for p in $(pgrep -P "$job"); do
+		victim=$(pgrep -P "$p" -x diskbench-mpi | sed -n 3p)
+	done
+	[ -n "$victim" ] && break
+done
+[ -n "$victim" ] || { kill "$job"; fail "killed rank: found no rank to kill"; }
+# well into the test
+sleep 1.5
+t0=$(date +%s)
+kill -9 "$victim"
+wait "$job"
+rc=$?
+took=$(($(date +%s) - t0))
+[ "$rc" -ne 0 ] || fail "killed rank: exit 0"
+[ "$rc" -ne 124 ] || fail "killed rank: the others hung until timeout killed them"
+[ "$took" -lt 30 ] || fail "killed rank: the run took ${took}s to end"
+grep -qi "signal 9\|killed" killed.err || fail "killed rank: no clear error: $(cat killed.err)"
+[ -e killed.json ] && fail "killed rank: a result was written"
+# mpirun stops the survivors with SIGTERM: they remove their scratch
+# directories; only the killed rank's is left
+left=$(ls -d d?/diskbench.* 2>/dev/null | wc -l)
+[ "$left" -eq 1 ] || fail "killed rank: want the killed rank's scratch directory left, got: $(ls -A d?)"
+msg "killed rank: exit $rc after ${took}s"
+exit 0
