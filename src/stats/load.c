@@ -576,6 +576,88 @@ static int load_verify(struct ld *l, const char *w, json_t *o, struct verify_sum
 	return 0;
 }
 
+/* A coordinated run's test (diskbench-mpi): each rank's share, when the
+ * result has them (newer than the rest, and only from diskbench-mpi). */
+static int load_test_ranks(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	json_t *a = json_object_get(o, "ranks"), *v, *lat;
+	char w2[64];
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return wrong(l, w, "ranks", "an array");
+	if (!json_array_size(a))
+		return 0;
+	t->ranks = calloc(json_array_size(a), sizeof(*t->ranks));
+	if (!t->ranks)
+		return fail(l, -ENOMEM, w, "out of memory");
+	json_array_foreach(a, i, v) {
+		struct rank_test *rt = &t->ranks[i];
+
+		snprintf(w2, sizeof(w2), "%s.ranks[%zu]", w, i);
+		t->nranks = (unsigned)i + 1;
+		if (!json_is_object(v))
+			return fail(l, -EINVAL, w2, "not an object");
+		if (get_u64(l, w2, v, "ops", &rt->ops) || get_u64(l, w2, v, "bytes", &rt->bytes) ||
+		    get_u64(l, w2, v, "runtime_ns", &rt->runtime_ns) ||
+		    get_real(l, w2, v, "bytes_per_sec", &rt->bytes_per_sec) ||
+		    get_u64(l, w2, v, "errors", &rt->errors) ||
+		    get_u64(l, w2, v, "start_ns", &rt->start_ns) ||
+		    get_u64(l, w2, v, "end_ns", &rt->end_ns) ||
+		    get_obj(l, w2, v, "lat_ns", false, &lat) ||
+		    get_u64(l, w2, lat, "n", &rt->lat_n) || get_u64(l, w2, lat, "min", &rt->lat_min) ||
+		    get_u64(l, w2, lat, "max", &rt->lat_max) ||
+		    get_u64(l, w2, lat, "sum", &rt->lat_sum))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Who ran a coordinated run: "mpi", absent for a single process. */
+static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
+{
+	json_t *o = json_object_get(root, "mpi"), *a, *v;
+	struct result_ranks *rr;
+	char w[32];
+	size_t i;
+
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return wrong(l, "", "mpi", "an object");
+	if (get_arr(l, "mpi", o, "rank_info", &a))
+		return -EINVAL;
+	rr = calloc(1, sizeof(*rr));
+	if (!rr || !(rr->info = calloc(json_array_size(a) + 1, sizeof(*rr->info)))) {
+		free(rr);
+		return fail(l, -ENOMEM, "mpi", "out of memory");
+	}
+	r->ranks = rr;	/* result_free frees what is loaded */
+	json_array_foreach(a, i, v) {
+		struct rank_info *ri = &rr->info[i];
+
+		snprintf(w, sizeof(w), "mpi.rank_info[%zu]", i);
+		if (!json_is_object(v))
+			return fail(l, -EINVAL, w, "not an object");
+		if (get_u32(l, w, v, "rank", &ri->rank) ||
+		    get_u32(l, w, v, "local_rank", &ri->local_rank) ||
+		    get_str(l, w, v, "hostname", ri->hostname, sizeof(ri->hostname)) ||
+		    get_str(l, w, v, "kernel", ri->kernel, sizeof(ri->kernel)) ||
+		    get_str(l, w, v, "version", ri->version, sizeof(ri->version)) ||
+		    get_str(l, w, v, "target", ri->target, sizeof(ri->target)))
+			return -EINVAL;
+		rr->n = (unsigned)i + 1;
+	}
+	result_ranks_summarize(rr);
+	for (i = 0; i < r->ntests; i++)
+		if (r->tests[i].nranks != rr->n && r->tests[i].nranks)
+			return fail(l, -EINVAL, "mpi", "tests[%zu] has %u ranks, rank_info %u", i,
+				    r->tests[i].nranks, rr->n);
+	return 0;
+}
+
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16];
@@ -767,8 +849,12 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		t->cpu_sys_pct = t->runs[0].cpu_sys_pct;
 		t->usec_per_op = t->runs[0].usec_per_op;
 	}
+	if (load_test_ranks(l, w, o, t))
+		return -EINVAL;
 	if (t->nruns <= 1)
 		result_finish(t);
+	else
+		result_ranks_finish(t);
 	repeat_finish(t);
 	result_drift(t);
 	result_cliff(t);
@@ -901,7 +987,7 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	if (json_object_get(root, "command_line") &&
 	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
-	if (load_tests(l, root, r) || load_xbench(l, root, &r->xbench) ||
+	if (load_tests(l, root, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
 	    load_precondition(l, root, &r->precondition) || load_warnings(l, root, r))
 		return -EINVAL;
 	return 0;

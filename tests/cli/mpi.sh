@@ -71,9 +71,11 @@ grep -q "^ranks: 4 on 1 host" four.txt || fail "np 4: no ranks line in the text:
 grep -q "^imbalance per test" four.txt || fail "np 4: no imbalance table: $(cat four.txt)"
 ls -d d?/diskbench.* >/dev/null 2>&1 && fail "np 4: left a scratch directory: $(ls d?)"
 
-# diskbench report and compare read it like any result
+# diskbench report and compare read it like any result; the report is
+# the run's own table, ranks and imbalance included
 "$DISKBENCH" report four.json >report.txt 2>report.err || fail "report: exit $?: $(cat report.err)"
 grep -q "^seq-read 1m qd1" report.txt || fail "report: $(cat report.txt)"
+diff four.txt report.txt >report.diff || fail "report: differs from the run's: $(cat report.diff)"
 "$DISKBENCH" report --csv - four.json >four.csv 2>>report.err || fail "report --csv: exit $?"
 [ "$(wc -l <four.csv)" -eq 5 ] || fail "report --csv: want a header and 4 rows: $(cat four.csv)"
 "$DISKBENCH" compare --quiet four.json four.json >cmp.txt 2>cmp.err ||
