@@ -39,6 +39,7 @@ struct cli_run_point {
 struct cli_run_hooks {
 	void *arg;
 	bool root;	/* this rank reports; the others print errors only */
+	const char *usage;	/* --help's text before the options */
 	/* this rank's TARGET from the one typed (placeholders): 0, or the
 	 * exit status after saying why */
 	int (*target)(void *arg, const char *given, char *out, size_t len);

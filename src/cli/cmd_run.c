@@ -34,8 +34,12 @@
 
 #define DEFAULT_PROFILE "quick"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const char *head)
 {
+	if (head) {
+		fputs(head, f);
+		goto options;
+	}
 	fprintf(f,
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
@@ -49,8 +53,9 @@ static void usage(FILE *f)
 		"or a regular file (both read-only without --destructive). With no options\n"
 		"it runs the quick profile: seq read/write 1m QD8, rand read/write 4k QD1\n"
 		"and QD32. Options given here override the profile's, in every group.\n"
-		"\n"
-		"Options:\n");
+		"\n");
+options:
+	fprintf(f, "Options:\n");
 	opts_help(f);
 	fprintf(f,
 		"\n"
@@ -185,11 +190,13 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		return EXIT_USAGE;
 	}
 	if (c->cli.help) {
-		usage(stdout);
+		if (!c->silent)
+			usage(stdout, c->h ? c->h->usage : NULL);
 		return RUN_DONE;
 	}
 	if (c->cli.version) {
-		printf("diskbench %s\n", PACKAGE_VERSION);
+		if (!c->silent)
+			printf("diskbench %s\n", PACKAGE_VERSION);
 		return RUN_DONE;
 	}
 	*target = c->given = npos ? pos[0] : ".";

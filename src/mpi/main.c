@@ -18,12 +18,26 @@ static bool other_subcommand(const char *w)
 	return false;
 }
 
+static const char usage[] =
+	"usage: mpirun [MPIRUN OPTIONS] diskbench-mpi [run] [OPTIONS] TARGET\n"
+	"\n"
+	"Run the same plan as 'diskbench run' on every rank at once, each test\n"
+	"started together (a barrier) on each rank's own TARGET, and write one\n"
+	"report from rank 0: totals over the slowest rank's window, latency\n"
+	"percentiles over every I/O of every rank, and each rank's share (the\n"
+	"imbalance). TARGET may hold %r (the rank), %l (its rank on its host),\n"
+	"%h (the host name) and %% (a %), e.g. /mnt/nfs/db.%h.%l: two ranks of\n"
+	"one host on one device, file or expanded path are refused; a shared\n"
+	"directory gives each rank its own scratch directory. If any rank may\n"
+	"not run (or write), no rank writes. --steady-state is not taken.\n"
+	"\n";
+
 int main(int argc, char **argv)
 {
 	static struct mpi_run m;
 	struct cli_run_hooks h = {
 		.arg = &m, .target = mpi_target, .prepare = mpi_prepare, .agree = mpi_agree,
-		.test_start = mpi_test_start, .test_done = mpi_test_done,
+		.test_start = mpi_test_start, .test_done = mpi_test_done, .usage = usage,
 	};
 	MPI_Comm node;
 	int status;
