@@ -156,6 +156,18 @@ rc=$?
 [ "$(grep -c 'ranks 0 and 1 on .* both get' dup.err)" -eq 1 ] || fail "%h twice: $(cat dup.err)"
 ls -A "d$(hostname)" | grep -q diskbench && fail "%h twice: a rank wrote"
 
+# rank 1's target is a file: its plan (the working set) is not rank 0's
+head -c 4M /dev/urandom >f1
+rm -rf d1 && ln -s "$T/f1" d1
+"${MPIRUN[@]}" -np 3 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --json plan.json "$T/d%r" \
+	>/dev/null 2>plan.err
+rc=$?
+[ "$rc" -eq 2 ] || fail "other plan: exit $rc, want 2: $(cat plan.err)"
+[ "$(grep -c 'rank 1 .* its plan .* differs from rank 0' plan.err)" -eq 1 ] ||
+	fail "other plan: $(cat plan.err)"
+[ -e plan.json ] && fail "other plan: a result was written"
+rm d1 && mkdir d1
+
 # ---- a rank killed mid-run ends the run, with an error, without a hang -------
 # real scratch files (tmpfs takes no O_DIRECT: buffered), so that the
 # survivors' cleanup shows
