@@ -296,6 +296,9 @@ void result_test_free(struct test_result *t);
 /* A test's imbalance from its ranks[] (nothing without them). */
 void result_ranks_finish(struct test_result *t);
 
+/* Is rank i the first (lowest) of its host in rr? */
+bool result_rank_first_of_host(const struct result_ranks *rr, unsigned i);
+
 /* Fill nhosts, kernels_differ and versions_differ of rr from its info. */
 void result_ranks_summarize(struct result_ranks *rr);
 

@@ -52,16 +52,37 @@ static void card_of(const struct mpi_run *m, const struct test_result *tr, uint6
 	d[D_USEC_OP] = tr->usec_per_op;
 }
 
+/* Device counters are a host's, seen alike by every rank on it: the
+ * largest of the ranks of host's first rank i counts, once per host (each
+ * rank alone without the ranks' hosts). */
+static void host_dev(const struct mpi_run *m, const struct result_ranks *rr, const uint64_t *u,
+		     int i, struct test_result *tr)
+{
+	uint64_t rd = u[(size_t)i * U_N + U_DEV_READ], wr = u[(size_t)i * U_N + U_DEV_WRITE];
+
+	for (int j = i + 1; rr && j < m->size; j++) {
+		const uint64_t *uj = u + (size_t)j * U_N;
+
+		if (strcmp(rr->info[i].hostname, rr->info[j].hostname))
+			continue;
+		if (uj[U_DEV_READ] > rd)
+			rd = uj[U_DEV_READ];
+		if (uj[U_DEV_WRITE] > wr)
+			wr = uj[U_DEV_WRITE];
+	}
+	tr->dev_read_bytes += rd;
+	tr->dev_write_bytes += wr;
+}
+
 /*
- * The root's test becomes the sum of every rank's. Device counters are a
- * host's, seen alike by every rank on it: the largest of a host's ranks
- * counts, once per host. CPU percent adds up (each rank's CPU over its own
+ * The root's test becomes the sum of every rank's, device bytes once per
+ * host (host_dev). CPU percent adds up (each rank's CPU over its own
  * window); CPU per op is over all ops.
  */
 static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uint64_t *u,
 		      const double *d)
 {
-	const struct rank_info *info = m->r && m->r->ranks ? m->r->ranks->info : NULL;
+	const struct result_ranks *rr = m->r ? m->r->ranks : NULL;
 	struct hist *h = tr->lat;
 	double cpu_us = 0;
 
@@ -79,8 +100,6 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 		const uint64_t *ui = u + (size_t)i * U_N;
 		const double *di = d + (size_t)i * D_N;
 		struct rank_test *rt = &tr->ranks[i];
-		uint64_t rd = 0, wr = 0;
-		bool first_of_host = true;
 
 		*rt = (struct rank_test){
 			.ops = ui[U_OPS], .bytes = ui[U_BYTES], .runtime_ns = ui[U_RUNTIME],
@@ -100,22 +119,8 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 		}
 		tr->errors += ui[U_ERRORS];
 		tr->dev_valid = tr->dev_valid && ui[U_DEV_VALID];
-		for (int j = 0; info && j < m->size; j++) {
-			const uint64_t *uj = u + (size_t)j * U_N;
-
-			if (strcmp(info[i].hostname, info[j].hostname))
-				continue;
-			if (j < i)
-				first_of_host = false;
-			if (uj[U_DEV_READ] > rd)
-				rd = uj[U_DEV_READ];
-			if (uj[U_DEV_WRITE] > wr)
-				wr = uj[U_DEV_WRITE];
-		}
-		if (first_of_host) {
-			tr->dev_read_bytes += info ? rd : ui[U_DEV_READ];
-			tr->dev_write_bytes += info ? wr : ui[U_DEV_WRITE];
-		}
+		if (!rr || result_rank_first_of_host(rr, (unsigned)i))
+			host_dev(m, rr, u, i, tr);
 		tr->cpu_user_pct += di[D_USER];
 		tr->cpu_sys_pct += di[D_SYS];
 		cpu_us += di[D_USEC_OP] * (double)ui[U_OPS];

@@ -384,14 +384,9 @@ static void json_mpi(struct jw *w, const struct result_ranks *rr)
 	jw_open(w, "mpi", '{', false);
 	jw_u64(w, "ranks", rr->n);
 	jw_open(w, "hosts", '[', true);
-	for (unsigned i = 0; i < rr->n; i++) {
-		unsigned j;
-
-		for (j = 0; j < i && strcmp(rr->info[j].hostname, rr->info[i].hostname); j++)
-			;
-		if (j == i)
+	for (unsigned i = 0; i < rr->n; i++)
+		if (result_rank_first_of_host(rr, i))
 			jw_field(w, NULL, rr->info[i].hostname);
-	}
 	jw_close(w, ']');
 	jw_bool(w, "kernels_differ", rr->kernels_differ);
 	jw_bool(w, "versions_differ", rr->versions_differ);

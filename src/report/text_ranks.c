@@ -1,4 +1,5 @@
 /* text_ranks.c - the text report's section on a coordinated run's ranks. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,16 +14,17 @@ static void ranks_hosts(struct textw *w, const struct result_ranks *rr)
 	textw_itemf(w, "", "ranks: %u on %u host%s:", rr->n, rr->nhosts,
 		    rr->nhosts == 1 ? "" : "s");
 	for (unsigned i = 0; i < rr->n; i++) {
-		unsigned j, count = 0;
+		unsigned count = 0;
+		bool more = false;
 
-		for (j = 0; j < i && strcmp(rr->info[j].hostname, rr->info[i].hostname); j++)
-			;
-		if (j < i)
+		if (!result_rank_first_of_host(rr, i))
 			continue;
-		for (j = i; j < rr->n; j++)
+		for (unsigned j = i; j < rr->n; j++) {
 			count += !strcmp(rr->info[j].hostname, rr->info[i].hostname);
+			more = more || (j > i && result_rank_first_of_host(rr, j));
+		}
 		textw_itemf(w, " ", "%s (%u rank%s)%s", rr->info[i].hostname, count,
-			    count == 1 ? "" : "s", i + count < rr->n ? "," : "");
+			    count == 1 ? "" : "s", more ? "," : "");
 	}
 	textw_nl(w);
 }

@@ -164,18 +164,22 @@ void result_ranks_finish(struct test_result *t)
 		(im->fastest_rate - im->slowest_rate) / im->fastest_rate : 0;
 }
 
+bool result_rank_first_of_host(const struct result_ranks *rr, unsigned i)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (!strcmp(rr->info[j].hostname, rr->info[i].hostname))
+			return false;
+	return true;
+}
+
 void result_ranks_summarize(struct result_ranks *rr)
 {
 	rr->nhosts = 0;
 	rr->kernels_differ = rr->versions_differ = false;
 	for (unsigned i = 0; i < rr->n; i++) {
 		const struct rank_info *ri = &rr->info[i];
-		unsigned j;
 
-		for (j = 0; j < i && strcmp(rr->info[j].hostname, ri->hostname); j++)
-			;
-		if (j == i)
-			rr->nhosts++;
+		rr->nhosts += result_rank_first_of_host(rr, i);
 		if (strcmp(ri->kernel, rr->info[0].kernel))
 			rr->kernels_differ = true;
 		if (strcmp(ri->version, rr->info[0].version))
