@@ -343,6 +343,7 @@ int report_html(FILE *f, const struct run_result *r)
 	page_header(&w, r);
 	html_warnings(&w, r->warnings, r->nwarnings);
 	page_summary(&w, r);
+	html_run_ranks(&w, r);
 	html_run_charts(&w, r);
 	page_notes(&w, r);
 	page_xbench(&w, &r->xbench);

@@ -18,6 +18,12 @@ void html_run_facts(struct svg *w, const struct run_result *r);
  * N); each drawn value carries its JSON number in data-value. */
 void html_run_charts(struct svg *w, const struct run_result *r);
 
+/* html_ranks.c: a coordinated run's imbalance per test (each figure keyed
+ * by its path from the document's root, "tests.N.imbalance.spread") and
+ * its ranks' hosts, kernels, versions and targets; nothing for a single
+ * process. */
+void html_run_ranks(struct svg *w, const struct run_result *r);
+
 /* Is IOPS the figure of t (random offsets, or no bytes moved: the file
  * tests), rather than MB/s? */
 bool html_by_iops(const struct test_result *t);

@@ -78,6 +78,14 @@ grep -q "^seq-read 1m qd1" report.txt || fail "report: $(cat report.txt)"
 diff four.txt report.txt >report.diff || fail "report: differs from the run's: $(cat report.diff)"
 "$DISKBENCH" report --csv - four.json >four.csv 2>>report.err || fail "report --csv: exit $?"
 [ "$(wc -l <four.csv)" -eq 5 ] || fail "report --csv: want a header and 4 rows: $(cat four.csv)"
+"$DISKBENCH" report --quiet --html four.html four.json 2>>report.err || fail "report --html: exit $?"
+if command -v xmllint >/dev/null; then
+	xmllint --noout four.html || fail "four.html is not well-formed"
+fi
+python3 "$srcdir/tests/cli/check_html.py" page four.html --json four.json >html.out ||
+	fail "four.html against four.json: $(cat html.out)"
+[ "$(grep -o 'data-key="tests\.[0-9]*\.imbalance\.' four.html | wc -l)" -eq 20 ] ||
+	fail "four.html: want 5 imbalance figures for each of 4 tests"
 "$DISKBENCH" compare --quiet four.json four.json >cmp.txt 2>cmp.err ||
 	fail "compare: exit $?: $(cat cmp.err)"
 
