@@ -54,6 +54,8 @@ struct cli_run_hooks {
 	 * in, the run's out (with err filled when another rank failed, and tr
 	 * then freed); on the root a test that ran becomes the merged test */
 	int (*test_done)(void *arg, int ret, struct test_result *tr, char *err, size_t errlen);
+	/* after the last test: the root's r takes what the others warned of */
+	void (*finish)(void *arg, struct run_result *r);
 };
 
 /* cmd_run with hooks (NULL: a plain run, cmd_run). */

@@ -841,6 +841,8 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 		};
 
 		status = do_passes(&c);
+		if (h)
+			h->finish(h->arg, &c.r);
 		c.failed = result_annotate(&c.r, &a);
 		if (status == 128 + SIGINT)
 			word_interrupt(&c);

@@ -37,7 +37,8 @@ int main(int argc, char **argv)
 	static struct mpi_run m;
 	struct cli_run_hooks h = {
 		.arg = &m, .target = mpi_target, .prepare = mpi_prepare, .agree = mpi_agree,
-		.test_start = mpi_test_start, .test_done = mpi_test_done, .usage = usage,
+		.test_start = mpi_test_start, .test_done = mpi_test_done, .finish = mpi_finish,
+		.usage = usage,
 	};
 	MPI_Comm node;
 	int status;

@@ -52,4 +52,8 @@ void mpi_test_start(void *arg);
  * over the slowest rank's window, with each rank's share in tr->ranks. */
 int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t errlen);
 
+/* cli_run_hooks.finish: every other rank's warnings into the root's r,
+ * "rank N: ..." (those the root has itself once). */
+void mpi_finish(void *arg, struct run_result *r);
+
 #endif

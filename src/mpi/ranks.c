@@ -300,3 +300,65 @@ int mpi_agree(void *arg, int status)
 	free(st);
 	return ret;
 }
+
+/* Has r this warning already? */
+static bool has_warning(const struct run_result *r, const char *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (r->warnings[i] && !strcmp(r->warnings[i], w))
+			return true;
+	return false;
+}
+
+void mpi_finish(void *arg, struct run_result *r)
+{
+	const struct mpi_run *m = arg;
+	int len = 0, *lens = NULL, *offs = NULL, total = 0;
+	char *mine = NULL, *all = NULL;
+	unsigned own = r->nwarnings;
+
+	/* the warnings, each with its NUL, in one buffer */
+	for (unsigned i = 0; m->rank && i < r->nwarnings; i++)
+		len += (int)strlen(r->warnings[i]) + 1;
+	mine = malloc((size_t)len + 1);
+	if (mine) {
+		char *p = mine;
+
+		for (unsigned i = 0; m->rank && i < r->nwarnings; i++)
+			p = stpcpy(p, r->warnings[i]) + 1;
+	} else {
+		len = 0;
+	}
+	if (m->rank == 0) {
+		lens = calloc((size_t)m->size, sizeof(*lens));
+		offs = calloc((size_t)m->size, sizeof(*offs));
+		if (!lens || !offs) {
+			cli_error("out of memory");
+			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+		}
+	}
+	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (m->rank == 0) {
+		for (int i = 0; i < m->size; i++) {
+			offs[i] = total;
+			total += lens[i];
+		}
+		all = malloc((size_t)total + 1);
+		if (!all) {
+			cli_error("out of memory");
+			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+		}
+	}
+	MPI_Gatherv(mine ? mine : "", len, MPI_CHAR, all, lens, offs, MPI_CHAR, 0, MPI_COMM_WORLD);
+	for (int i = 1; m->rank == 0 && i < m->size; i++) {
+		for (int o = offs[i]; o < offs[i] + lens[i]; o += (int)strlen(all + o) + 1) {
+			if (has_warning(r, all + o, own))
+				continue;
+			result_add_warning(r, "rank %d: %s", i, all + o);
+		}
+	}
+	free(mine);
+	free(all);
+	free(lens);
+	free(offs);
+}

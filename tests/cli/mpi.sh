@@ -177,8 +177,8 @@ rc=$?
 rm d1 && mkdir d1
 
 # ---- a rank killed mid-run ends the run, with an error, without a hang -------
-# real scratch files (tmpfs takes no O_DIRECT: buffered), so that the
-# survivors' cleanup shows
+# real scratch files (buffered: tmpfs took no O_DIRECT before Linux 6.6),
+# so that the survivors' cleanup shows
 "${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" --engine sync --buffered --size 4m --ramp 0 --runtime 30s \
 	--test rand-read --json killed.json "$T/d%r" >killed.out 2>killed.err &
 job=$!
@@ -209,4 +209,14 @@ grep -qi "signal 9\|killed" killed.err || fail "killed rank: no clear error: $(c
 left=$(ls -d d?/diskbench.* 2>/dev/null | wc -l)
 [ "$left" -eq 1 ] || fail "killed rank: want the killed rank's scratch directory left, got: $(ls -A d?)"
 msg "killed rank: exit $rc after ${took}s"
+
+# the next run: the rank whose directory holds the killed scratch says so,
+# in rank 0's report
+k=$(ls -d d?/diskbench.* | sed 's|^d\([0-9]\)/.*|\1|')
+"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --json next.json "$T/d%r" \
+	>/dev/null 2>next.err || fail "after the kill: exit $?: $(cat next.err)"
+who="rank $k: "
+[ "$k" = 0 ] && who=	# rank 0's own warnings carry no rank
+json next.json 'd["warnings"]' | grep -q "\"${who}1 scratch directory of a killed run is left in $T/d$k" ||
+	fail "after the kill: rank $k's warning is not in the report: $(json next.json 'd["warnings"]')"
 exit 0
