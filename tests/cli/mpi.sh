@@ -3,7 +3,8 @@
 # sums are the ranks' sums, the merged histogram holds every rank's I/Os,
 # barriers keep the tests in step, a refusing rank stops every rank before
 # anything is written, a killed rank ends the run (no hang), bad targets
-# exit 2, and diskbench report and compare read the result.
+# exit 2, a rank stuck past mpirun --timeout ends the run, and diskbench
+# report and compare read the result.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -20,6 +21,10 @@ if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
+# mpirun ends a job with SIGTERM, then SIGKILL after this many seconds (1 by
+# default): on a loaded 2-core machine a rank may need more to remove its
+# scratch directory
+export OMPI_MCA_odls_base_sigkill_timeout=5
 # mpirun asks for this many slots of a 2-core machine
 MPIRUN=(timeout 60 mpirun --oversubscribe)
 RUN=(--engine null --ramp 0 --runtime 200ms)
@@ -219,4 +224,30 @@ who="rank $k: "
 [ "$k" = 0 ] && who=	# rank 0's own warnings carry no rank
 json next.json 'd["warnings"]' | grep -q "\"${who}1 scratch directory of a killed run is left in $T/d$k" ||
 	fail "after the kill: rank $k's warning is not in the report: $(json next.json 'd["warnings"]')"
+
+# ---- a rank stuck (its storage hangs: SIGSTOP here) under mpirun --timeout -----
+rm -rf d?/diskbench.*
+# (mpirun sends SIGCONT before SIGTERM: the test outlasts the time limit,
+# so that the stopped rank cannot finish in between)
+"${MPIRUN[@]}" --timeout 6 -np 4 "$DISKBENCH_MPI" --engine sync --buffered --size 4m --ramp 0 \
+	--runtime 30s --test rand-read --json stuck.json "$T/d%r" >stuck.out 2>stuck.err &
+job=$!
+victim=
+for _ in $(seq 100); do
+	sleep 0.1
+	for p in $(pgrep -P "$job"); do
+		victim=$(pgrep -P "$p" -x diskbench-mpi | sed -n 2p)
+	done
+	[ -n "$victim" ] && break
+done
+[ -n "$victim" ] || { kill "$job"; fail "stuck rank: found no rank to stop"; }
+sleep 1
+kill -STOP "$victim"
+wait "$job"
+rc=$?
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "stuck rank: exit $rc (0: ran on; 124: hung)"
+grep -q "time limit for job execution has been reached" stuck.err ||
+	fail "stuck rank: no clear error: $(cat stuck.err)"
+[ -e stuck.json ] && fail "stuck rank: a result was written"
+ls -d d?/diskbench.* >/dev/null 2>&1 && fail "stuck rank: scratch left: $(ls -A d?)"
 exit 0
