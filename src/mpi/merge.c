@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "mpi_int.h"
 #include "timeline.h"
+#include "verify.h"
 
 void mpi_test_start(void *arg)
 {
@@ -157,6 +158,7 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 	struct mpi_run *m = arg;
 	uint64_t end = clock_ns(), mine[U_N], *u = NULL;
 	double dmine[D_N], *d = NULL;
+	struct verify_sum *vs;
 	bool root = m->rank == 0;
 	int has_lat;
 
@@ -187,6 +189,18 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 		MPI_Reduce(root ? MPI_IN_PLACE : send, root ? tr->lat->count : NULL,
 			   HIST_NBUCKETS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	}
+	/* --verify: what every rank read back and found (the same binary on
+	 * every rank: the struct goes as bytes) */
+	vs = root ? calloc((size_t)m->size, sizeof(*vs)) : NULL;
+	if (root && !vs) {
+		cli_error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+	}
+	MPI_Gather(&tr->verify, (int)sizeof(tr->verify), MPI_BYTE, vs, (int)sizeof(tr->verify),
+		   MPI_BYTE, 0, MPI_COMM_WORLD);
+	for (int i = 1; root && i < m->size; i++)
+		verify_sum_add(&tr->verify, &vs[i]);
+	free(vs);
 	if (root) {
 		sum_cards(m, tr, u, d);
 		/* A timeline is one rank's intervals on its own clock: a sum
