@@ -125,6 +125,17 @@ mkdir -p shared
 [ "$(json shared.json 'len(d["tests"][0]["ranks"])')" -eq 3 ] || fail "shared dir: not 3 ranks"
 ls -A shared | grep -q . && fail "shared dir: left $(ls -A shared)"
 
+# ---- --verify: every rank's read-back in the merged test ----------------------
+"${MPIRUN[@]}" -np 3 "$DISKBENCH_MPI" --engine sync --size 4m --ramp 0 --runtime 200ms \
+	--test seq-write --verify --json verify.json "$T/d%r" >/dev/null 2>verify.err ||
+	fail "--verify: exit $?: $(cat verify.err)"
+python3 - verify.json <<'PY' || fail "--verify: see above"
+import json, sys
+v = json.load(open(sys.argv[1]))["tests"][0]["verify"]
+# each rank reads back at most its own 4 MiB: more than that is more than one rank's
+assert v["bad"] == 0 and 4 << 20 < v["bytes"] <= 3 * (4 << 20), v
+PY
+
 # ---- a rank that cannot run stops every rank, nothing written ----------------
 rm -rf d2
 "${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json gone.json "$T/d%r" \
