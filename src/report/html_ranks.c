@@ -52,21 +52,28 @@ void html_run_ranks(struct svg *w, const struct run_result *r)
 		svg_printf(w, "<tr><td>");
 		svg_esc(w, t->name, sizeof(t->name));
 		svg_printf(w, "</td>");
-		snprintf(key, sizeof(key), "tests.%u.imbalance.slowest_rank", i);
-		snprintf(text, sizeof(text), "%u", im->slowest);
-		num_cell(w, key, im->slowest, 0, text);
-		snprintf(key, sizeof(key), "tests.%u.imbalance.slowest", i);
-		rate_text(im, im->slowest_rate, text, sizeof(text));
-		num_cell(w, key, im->slowest_rate, 3, text);
-		snprintf(key, sizeof(key), "tests.%u.imbalance.fastest_rank", i);
-		snprintf(text, sizeof(text), "%u", im->fastest);
-		num_cell(w, key, im->fastest, 0, text);
-		snprintf(key, sizeof(key), "tests.%u.imbalance.fastest", i);
-		rate_text(im, im->fastest_rate, text, sizeof(text));
-		num_cell(w, key, im->fastest_rate, 3, text);
-		snprintf(key, sizeof(key), "tests.%u.imbalance.spread", i);
-		snprintf(text, sizeof(text), "%.1f %%", 100 * im->spread);
-		num_cell(w, key, im->spread, 4, text);
+		const struct {
+			const char *key;
+			double v;
+			int decimals;
+		} cells[] = {
+			{ .key = "slowest_rank", .v = im->slowest },
+			{ .key = "slowest", .v = im->slowest_rate, .decimals = 3 },
+			{ .key = "fastest_rank", .v = im->fastest },
+			{ .key = "fastest", .v = im->fastest_rate, .decimals = 3 },
+			{ .key = "spread", .v = im->spread, .decimals = 4 },
+		};
+
+		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]); k++) {
+			snprintf(key, sizeof(key), "tests.%u.imbalance.%s", i, cells[k].key);
+			if (!strcmp(cells[k].key, "spread"))
+				snprintf(text, sizeof(text), "%.1f %%", 100 * cells[k].v);
+			else if (cells[k].decimals)
+				rate_text(im, cells[k].v, text, sizeof(text));
+			else
+				snprintf(text, sizeof(text), "%.0f", cells[k].v);
+			num_cell(w, key, cells[k].v, cells[k].decimals, text);
+		}
 		svg_printf(w, "</tr>\n");
 	}
 	svg_printf(w, "</tbody>\n</table>\n<table id=\"ranks-hosts\">\n<thead><tr><th>rank</th>"

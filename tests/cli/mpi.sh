@@ -21,13 +21,57 @@ if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
-# mpirun ends a job with SIGTERM, then SIGKILL after this many seconds (1 by
-# default): on a loaded 2-core machine a rank may need more to remove its
-# scratch directory
-export OMPI_MCA_odls_base_sigkill_timeout=5
 # mpirun asks for this many slots of a 2-core machine
 MPIRUN=(timeout 60 mpirun --oversubscribe)
 RUN=(--engine null --ramp 0 --runtime 200ms)
+
+# mpi_stop NAME RC PATTERN NP ARGS...: diskbench-mpi ARGS on NP ranks exits
+# RC, says PATTERN once (one rank says it), and writes no NAME.json.
+mpi_stop()
+{
+	local name=$1 want=$2 pat=$3 np=$4 rc
+	shift 4
+	"${MPIRUN[@]}" -np "$np" "$DISKBENCH_MPI" "$@" --json "$name.json" >"$name.out" 2>"$name.err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "$name: exit $rc, want $want: $(cat "$name.err")"
+	[ "$(grep -c -- "$pat" "$name.err")" -eq 1 ] ||
+		fail "$name: want one line saying '$pat': $(cat "$name.err")"
+	[ -e "$name.json" ] && fail "$name: a result was written"
+	return 0
+}
+
+# mpi_start N NAME MPIRUN-ARGS... -- ARGS...: mpirun MPIRUN-ARGS
+# diskbench-mpi ARGS --json NAME.json on 4 ranks in the background (its pid
+# in job, output in NAME.out and NAME.err); victim is the N-th rank's pid
+# once they run.
+mpi_start()
+{
+	local n=$1 name=$2 pre=() p
+	shift 2
+	while [ "$1" != -- ]; do
+		pre+=("$1")
+		shift
+	done
+	shift
+	# mpirun stops a job with SIGTERM, then SIGKILL after this many
+	# seconds (1 by default): on a loaded 2-core machine a rank may need
+	# more to remove its scratch directory. (Not for every run: mpirun
+	# waits as long for ranks that exit non-zero by themselves.)
+	OMPI_MCA_odls_base_sigkill_timeout=5 "${MPIRUN[@]}" "${pre[@]}" -np 4 "$DISKBENCH_MPI" \
+		"$@" --json "$name.json" >"$name.out" 2>"$name.err" &
+	job=$!
+	victim=
+	for _ in $(seq 100); do
+		sleep 0.1
+		# the ranks are mpirun's children (timeout's grandchildren) here
+		for p in $(pgrep -P "$job"); do
+			victim=$(pgrep -P "$p" -x diskbench-mpi | sed -n "${n}p")
+		done
+		[ -n "$victim" ] && return 0
+	done
+	kill "$job"
+	fail "found no rank $n to stop"
+}
 
 # ---- 4 ranks: sums, the merged histogram, barriers, the report ---------------
 mkdir -p d0 d1 d2 d3
@@ -138,14 +182,9 @@ PY
 
 # ---- a rank that cannot run stops every rank, nothing written ----------------
 rm -rf d2
-"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json gone.json "$T/d%r" \
-	>gone.out 2>gone.err
-rc=$?
-[ "$rc" -eq 2 ] || fail "missing d2: exit $rc, want 2: $(cat gone.err)"
+mpi_stop gone 2 "rank 2 stopped the run before anything was written" 4 "${RUN[@]}" \
+	--test seq-write "$T/d%r"
 grep -q "rank 2: $T/d2" gone.err || fail "missing d2: rank 2 does not say why: $(cat gone.err)"
-grep -q "rank 2 stopped the run before anything was written" gone.err ||
-	fail "missing d2: rank 0 does not name rank 2: $(cat gone.err)"
-[ -e gone.json ] && fail "missing d2: a result was written"
 ls -A d0 d1 d3 | grep -q diskbench && fail "missing d2: a rank wrote: $(ls -A d0 d1 d3)"
 mkdir d2
 
@@ -155,59 +194,32 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	make_loop 8 random
 	sum=$(md5sum <"$LOOP_DEV")
 	rmdir d2 && ln -s "$LOOP_DEV" d2
-	"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-write --json ro.json \
-		"$T/d%r" >ro.out 2>ro.err
-	rc=$?
-	[ "$rc" -eq 3 ] || fail "read-only rank: exit $rc, want 3: $(cat ro.err)"
-	grep -q "rank 2 stopped the run before anything was written: refused" ro.err ||
-		fail "read-only rank: $(cat ro.err)"
+	mpi_stop ro 3 "rank 2 stopped the run before anything was written: refused" 4 \
+		"${RUN[@]}" --test seq-write "$T/d%r"
 	[ "$(md5sum <"$LOOP_DEV")" = "$sum" ] || fail "read-only rank: the device was written"
-	[ -e ro.json ] && fail "read-only rank: a result was written"
 	ls -A d0 d1 d3 | grep -q diskbench && fail "read-only rank: a rank wrote: $(ls -A d0 d1 d3)"
 	rm d2 && mkdir d2
 fi
 
 # ---- bad targets: one line, exit 2 --------------------------------------------
-"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read "$T/d%x" >/dev/null 2>bad.err
-rc=$?
-[ "$rc" -eq 2 ] || fail "%x: exit $rc, want 2: $(cat bad.err)"
-[ "$(grep -c 'unknown placeholder %x' bad.err)" -eq 1 ] || fail "%x: $(cat bad.err)"
+mpi_stop bad 2 "unknown placeholder %x" 2 "${RUN[@]}" --test rand-read "$T/d%x"
 # %h is the same on both ranks of this host: one scratch place for two
 mkdir -p "d$(hostname)"
-"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read "$T/d%h" >/dev/null 2>dup.err
-rc=$?
-[ "$rc" -eq 2 ] || fail "%h twice: exit $rc, want 2: $(cat dup.err)"
-[ "$(grep -c 'ranks 0 and 1 on .* both get' dup.err)" -eq 1 ] || fail "%h twice: $(cat dup.err)"
+mpi_stop dup 2 "ranks 0 and 1 on .* both get" 2 "${RUN[@]}" --test rand-read "$T/d%h"
 ls -A "d$(hostname)" | grep -q diskbench && fail "%h twice: a rank wrote"
 
 # rank 1's target is a file: its plan (the working set) is not rank 0's
 head -c 4M /dev/urandom >f1
 rm -rf d1 && ln -s "$T/f1" d1
-"${MPIRUN[@]}" -np 3 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --json plan.json "$T/d%r" \
-	>/dev/null 2>plan.err
-rc=$?
-[ "$rc" -eq 2 ] || fail "other plan: exit $rc, want 2: $(cat plan.err)"
-[ "$(grep -c 'rank 1 .* its plan .* differs from rank 0' plan.err)" -eq 1 ] ||
-	fail "other plan: $(cat plan.err)"
-[ -e plan.json ] && fail "other plan: a result was written"
+mpi_stop plan 2 "rank 1 .* its plan .* differs from rank 0" 3 "${RUN[@]}" --test rand-read \
+	"$T/d%r"
 rm d1 && mkdir d1
 
 # ---- a rank killed mid-run ends the run, with an error, without a hang -------
 # real scratch files (buffered: tmpfs took no O_DIRECT before Linux 6.6),
 # so that the survivors' cleanup shows
-"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" --engine sync --buffered --size 4m --ramp 0 --runtime 30s \
-	--test rand-read --json killed.json "$T/d%r" >killed.out 2>killed.err &
-job=$!
-victim=
-for _ in $(seq 100); do
-	sleep 0.1
-	# the ranks are mpirun's children (timeout's grandchildren) here
-	for p in $(pgrep -P "$job"); do
-		victim=$(pgrep -P "$p" -x diskbench-mpi | sed -n 3p)
-	done
-	[ -n "$victim" ] && break
-done
-[ -n "$victim" ] || { kill "$job"; fail "killed rank: found no rank to kill"; }
+SLOW=(--engine sync --buffered --size 4m --ramp 0 --runtime 30s --test rand-read)
+mpi_start 3 killed -- "${SLOW[@]}" "$T/d%r"
 # well into the test
 sleep 1.5
 t0=$(date +%s)
@@ -240,18 +252,7 @@ json next.json 'd["warnings"]' | grep -q "\"${who}1 scratch directory of a kille
 rm -rf d?/diskbench.*
 # (mpirun sends SIGCONT before SIGTERM: the test outlasts the time limit,
 # so that the stopped rank cannot finish in between)
-"${MPIRUN[@]}" --timeout 6 -np 4 "$DISKBENCH_MPI" --engine sync --buffered --size 4m --ramp 0 \
-	--runtime 30s --test rand-read --json stuck.json "$T/d%r" >stuck.out 2>stuck.err &
-job=$!
-victim=
-for _ in $(seq 100); do
-	sleep 0.1
-	for p in $(pgrep -P "$job"); do
-		victim=$(pgrep -P "$p" -x diskbench-mpi | sed -n 2p)
-	done
-	[ -n "$victim" ] && break
-done
-[ -n "$victim" ] || { kill "$job"; fail "stuck rank: found no rank to stop"; }
+mpi_start 2 stuck --timeout 6 -- "${SLOW[@]}" "$T/d%r"
 sleep 1
 kill -STOP "$victim"
 wait "$job"
