@@ -237,8 +237,10 @@ int mpi_prepare(void *arg, int status, const struct cli_run_point *pt)
 
 	if (status == EXIT_OK && pt->s->steady_state) {
 		if (m->rank == 0)
-			cli_error("--steady-state: not in a coordinated run (each rank would "
-				  "decide alone when its rounds hold steady)");
+			cli_error("%s: not in a coordinated run (each rank would decide alone "
+				  "when its rounds hold steady)", pt->s->precondition ?
+				  "--precondition runs each test until steady, and so" :
+				  "--steady-state");
 		me.status = status = EXIT_USAGE;
 	}
 	me.info.rank = (unsigned)m->rank;

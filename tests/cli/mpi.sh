@@ -203,6 +203,12 @@ fi
 
 # ---- bad targets: one line, exit 2 --------------------------------------------
 mpi_stop bad 2 "unknown placeholder %x" 2 "${RUN[@]}" --test rand-read "$T/d%x"
+# each rank would end its rounds on its own: not in step
+mpi_stop steady 2 "^diskbench-mpi: rank 0: --steady-state: not in a coordinated run" 2 \
+	"${RUN[@]}" --test rand-read --steady-state "$T/d%r"
+mpi_stop precond 2 "^diskbench-mpi: rank 0: --precondition runs each test until steady" 2 \
+	--engine sync --size 4m --runtime 200ms --test rand-read --precondition "$T/d%r"
+ls -A d0 d1 | grep -q diskbench && fail "--steady-state: a rank wrote: $(ls -A d0 d1)"
 # %h is the same on both ranks of this host: one scratch place for two
 mkdir -p "d$(hostname)"
 mpi_stop dup 2 "ranks 0 and 1 on .* both get" 2 "${RUN[@]}" --test rand-read "$T/d%h"
