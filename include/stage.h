@@ -19,8 +19,10 @@ struct stage {
 	int claim;			/* O_EXCL descriptor held on a device that is
 					 * written; -1 */
 	char scratch[PATH_MAX];		/* the scratch directory, "" when none */
-	bool direct_refused;		/* the file system refused O_DIRECT: every
-					 * test of the plan was made buffered */
+	bool direct_refused;		/* the file system refused O_DIRECT, or serves
+					 * it through the page cache (target_info.
+					 * direct_via_cache): every test of the plan
+					 * was made buffered */
 };
 
 struct stage_in {

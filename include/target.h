@@ -61,6 +61,9 @@ struct target_info {
 	 * (btrfs property / chattr +c on the target directory); "" when not */
 	char compression[48];
 	bool arc;		/* ZFS: its ARC caches reads in RAM */
+	bool direct_via_cache;	/* O_DIRECT is accepted but served through the page
+				 * cache: fscrypt without inline encryption (ext4
+				 * and f2fs fall back to buffered I/O for it) */
 	/* The data takes O_DIRECT: 1 yes, 0 the file system refuses it
 	 * (EINVAL: ramfs, some FUSE), -1 unknown (a block device, a
 	 * directory we may not write) */

@@ -511,10 +511,17 @@ static int do_stage(struct run_ctx *c)
 		cli_error("%s", err);
 		return ret == -EBUSY ? EXIT_REFUSED : EXIT_RUNTIME;
 	}
-	if (c->stage.direct_refused) {
+	if (c->stage.direct_refused && c->ti.direct_via_cache)
+		result_add_warning(&c->r, "%s is encrypted with fscrypt, and without -o inlinecrypt "
+				   "the kernel serves its O_DIRECT through the page cache: tests run "
+				   "buffered, as if their file were larger than RAM (see --buffered), "
+				   "so that the device and the decryption are measured, not the cache",
+				   c->ti.path);
+	else if (c->stage.direct_refused)
 		result_add_warning(&c->r, "%s refuses O_DIRECT (%s): tests run buffered, as if "
 				   "their file were larger than RAM (see --buffered)",
 				   c->ti.path, c->ti.fs_type[0] ? c->ti.fs_type : "unknown fs");
+	if (c->stage.direct_refused) {
 		c->s.direct = 0;
 		/* the stage tried the data file itself: its word is final */
 		c->ti.direct_io = c->r.target.direct_io = 0;

@@ -79,10 +79,12 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 			}
 		}
 	}
-	if (plan_direct(p) && !direct_works(&st->where.data)) {
+	if (plan_direct(p) && (ti->direct_via_cache || !direct_works(&st->where.data))) {
 		if (in->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {
-			snprintf(err, errlen, "%s: the file system refuses O_DIRECT, which the %s "
-				 "engine needs", ti->path, in->e->name);
+			snprintf(err, errlen, "%s: the file system %s O_DIRECT, which the %s "
+				 "engine needs", ti->path, ti->direct_via_cache ?
+				 "serves through the page cache (fscrypt without inlinecrypt)" :
+				 "refuses", in->e->name);
 			return stage_fail(st, -EOPNOTSUPP);
 		}
 		st->direct_refused = true;

@@ -140,6 +140,7 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_bool(w, "cow", t->cow);
 	jw_field(w, "compression", t->compression);
 	jw_bool(w, "zfs_arc", t->arc);
+	jw_bool(w, "direct_via_page_cache", t->direct_via_cache);
 	jw_tristate(w, "direct_io", t->direct_io);
 	jw_list(w, "devices", t->members[0] ? t->members : t->device,
 		t->members[0] ? sizeof(t->members) : sizeof(t->device), ' ');

@@ -324,6 +324,8 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	if ((json_object_get(o, "compression") &&
 	     get_str(l, w, o, "compression", t->compression, sizeof(t->compression))) ||
 	    (json_object_get(o, "zfs_arc") && get_bool(l, w, o, "zfs_arc", &t->arc)) ||
+	    (json_object_get(o, "direct_via_page_cache") &&
+	     get_bool(l, w, o, "direct_via_page_cache", &t->direct_via_cache)) ||
 	    (json_object_get(o, "direct_io") &&
 	     get_tristate(l, w, o, "direct_io", &t->direct_io)))
 		return -EINVAL;

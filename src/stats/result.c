@@ -219,7 +219,8 @@ void result_free(struct run_result *r)
 bool result_test_flag(const struct target_info *ti, const struct test_result *t,
 		      enum target_flag f)
 {
+	/* served through the page cache: the encryption flag says it */
 	if (f == TARGET_FLAG_O_DIRECT_REFUSED)
-		return t->direct_refused;
+		return t->direct_refused && !ti->direct_via_cache;
 	return target_flag_applies(f, t->is_write) && target_flag(ti, f, NULL, 0);
 }

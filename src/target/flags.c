@@ -56,8 +56,10 @@ static bool reason_encryption(const struct target_info *t, char *r, size_t len)
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 						 used ? ", " : "", layers[i]);
 	snprintf(r, len, "%s encrypts the data: every byte read or written costs CPU time, "
-		 "so the numbers are those of the encrypted stack, not of the disk",
-		 used ? names : "a layer");
+		 "so the numbers are those of the encrypted stack, not of the disk%s",
+		 used ? names : "a layer", t->direct_via_cache ? "; and without -o inlinecrypt "
+		 "the kernel serves O_DIRECT on it through the page cache, so tests asked to "
+		 "bypass the cache run buffered, as if their file were larger than RAM" : "");
 	return true;
 }
 
@@ -73,7 +75,8 @@ static bool reason_arc(const struct target_info *t, char *r, size_t len)
 
 static bool reason_no_direct(const struct target_info *t, char *r, size_t len)
 {
-	if (t->direct_io != 0)
+	/* served through the cache, not refused: the encryption flag says it */
+	if (t->direct_io != 0 || t->direct_via_cache)
 		return false;
 	snprintf(r, len, "%.*s refuses O_DIRECT (open: EINVAL): tests asked to bypass the "
 		 "page cache run buffered instead, as if their file were larger than RAM",

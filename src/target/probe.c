@@ -511,6 +511,9 @@ static void fs_stack(struct target_info *t)
 	} else if (fscrypt_encrypted(t->resolved, fd)) {
 		stack_add(t, "fscrypt");
 		t->encrypted = true;
+		/* fs/ext4, fs/f2fs: direct I/O on an encrypted file only
+		 * through blk-crypto (-o inlinecrypt); else buffered */
+		t->direct_via_cache = !has_option(mo, "inlinecrypt", false);
 	}
 	if (magic == FSPROBE_BTRFS_MAGIC || !strcmp(fs, "btrfs")) {
 		/* nodatacow (or chattr +C, inherited by new files in a directory)

@@ -144,6 +144,22 @@ run_json "$T/ext4/enc" "$T/r8.json"
 [ "$(flags "$T/r8.json")" = encryption ] || fail "fscrypt flags: $(flags "$T/r8.json")"
 [ "$(test_flags "$T/r8.json")" = encryption ] || fail "fscrypt test flags: $(test_flags "$T/r8.json")"
 [ "$(json "$T/r8.json" 'd["target"]["encrypted"]')" = True ] || fail "JSON: encrypted"
+# without -o inlinecrypt ext4 serves O_DIRECT on encrypted files from the page
+# cache: the test runs buffered (drop-behind), and the device moves the bytes
+grep -q "is encrypted with fscrypt, and without -o inlinecrypt the kernel serves its O_DIRECT" \
+	"$T/r8.json.err" || fail "fscrypt: no O_DIRECT warning: $(cat "$T/r8.json.err")"
+python3 - "$T/r8.json" <<'PY' || fail "fscrypt: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"][0]
+assert d["target"]["direct_via_page_cache"] is True, d["target"]
+assert t["direct"] is False and t["direct_refused"] is True and t["drop_behind"] is True, t
+assert t["device"]["write_bytes"] >= t["bytes"] / 2, (t["device"], t["bytes"])
+PY
+"$DISKBENCH" --test rand-read --qd 1 --runtime 200ms --ramp 0 --size 16m --json "$T/r8r.json" \
+	"$T/ext4/enc" >/dev/null 2>&1 || fail "fscrypt read"
+[ "$(json "$T/r8r.json" 'd["tests"][0]["cached"]')" = False ] ||
+	fail "fscrypt: reads from the cache: $(json "$T/r8r.json" 'd["tests"][0]["device"]')"
 unmount "$T/ext4" || fail "umount"
 
 # ---- xfs: no flag ----
