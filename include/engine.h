@@ -36,6 +36,12 @@ struct engine_ctx {
 	/* init() may say here, in one line, what it could not use and why
 	 * (e.g. fixed buffers refused by RLIMIT_MEMLOCK); "" when nothing. */
 	char note[160];
+	/* The system calls submit() and reap() made into the kernel, counted
+	 * by the engine itself (each pread/pwrite, io_submit, io_getevents,
+	 * io_uring_enter that enters; not those liburing skips): the tool's
+	 * own cost in the result. Zeroed by the runner before init(); read
+	 * only by the thread that calls submit() and reap(). */
+	uint64_t syscalls;
 	void *priv;		/* engine private state, owned by init/cleanup */
 };
 

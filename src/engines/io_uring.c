@@ -203,15 +203,31 @@ static int uring_init(struct engine_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Will liburing's submit (waiting for wait_nr) enter the kernel? liburing
+ * 2.x makes the system call only when there is something to submit, to
+ * wait for, or completion work the kernel flagged in the SQ flags (task
+ * work pending, a CQ overflow), and otherwise returns at once (queue.c,
+ * __io_uring_submit; we never use SQPOLL). Asked just before the call, so
+ * ctx->syscalls counts the io_uring_enter calls made, not the calls to
+ * liburing; only a flag the kernel sets in between can make it one off.
+ */
+static inline bool uring_will_enter(const struct io_uring *ring, unsigned wait_nr)
+{
+	return wait_nr || io_uring_sq_ready(ring) || (ring->flags & IORING_SETUP_IOPOLL) ||
+	       (IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN));
+}
+
 /* Once per ring: the calling thread becomes its single issuer. The raw
  * register call, as Debian's liburing.so.2.3 lacks the
  * io_uring_enable_rings() its header declares. */
-static int uring_enable(struct uring_priv *p)
+static int uring_enable(struct engine_ctx *ctx, struct uring_priv *p)
 {
 	int ret;
 
 	if (__builtin_expect(!p->disabled, 1))
 		return 0;
+	ctx->syscalls++;
 	ret = io_uring_register(p->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
 	if (ret < 0)
 		return ret;
@@ -238,7 +254,7 @@ static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n
 
 	if (p->err)
 		return p->err;
-	ret = uring_enable(p);
+	ret = uring_enable(ctx, p);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -259,6 +275,7 @@ static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n
 		/* After prep, which clears flags. */
 		sqe->flags |= p->sqe_flags;
 		io_uring_sqe_set_data(sqe, r);
+		ctx->syscalls += uring_will_enter(&p->ring, 0);
 		ret = io_uring_submit(&p->ring);
 		/*
 		 * A failed enter leaves the SQE in the ring, where reap()'s
@@ -302,7 +319,7 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out,
 
 	if (min > max)
 		min = max;
-	ret = uring_enable(p);
+	ret = uring_enable(ctx, p);
 	if (ret < 0)
 		return ret;
 	/*
@@ -314,6 +331,7 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out,
 	 * makes no system call at all, so a min == 0 poll is cheap.
 	 */
 	for (;;) {
+		ctx->syscalls += uring_will_enter(&p->ring, min - got);
 		ret = io_uring_submit_and_wait(&p->ring, min - got);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
 			return got ? (int)got : ret;

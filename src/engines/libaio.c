@@ -117,6 +117,7 @@ static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 				      (long long)reqs[i]->offset);
 		/* After prep: it zeroes the iocb. Brings the request back in reap. */
 		cb->data = reqs[i];
+		ctx->syscalls++;
 		ret = io_submit(p->ioctx, 1, &cb);
 		/*
 		 * -EAGAIN: the kernel took none (busy); report what it took.
@@ -143,7 +144,10 @@ static int laio_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, 
 		max = p->qd;
 	if (min > max)
 		min = max;
+	/* With no timeout libaio always makes the system call (its
+	 * user-space ring peek is for a zero timeout only). */
 	do {
+		ctx->syscalls++;
 		ret = io_getevents(p->ioctx, (long)min, (long)max, p->events, NULL);
 	} while (ret == -EINTR);
 	for (i = 0; i < ret; i++) {

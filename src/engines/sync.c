@@ -38,12 +38,14 @@ static int sync_init(struct engine_ctx *ctx)
 	return p->fifo ? 0 : -ENOMEM;
 }
 
-/* One transfer, as the kernel did it: a short count is data, not an error. */
-static int64_t sync_rw(int fd, const struct io_req *r)
+/* One transfer, as the kernel did it: a short count is data, not an error.
+ * Each pread/pwrite (an EINTR retry too) counts in *calls. */
+static int64_t sync_rw(int fd, const struct io_req *r, uint64_t *calls)
 {
 	ssize_t ret;
 
 	do {
+		++*calls;
 		if (r->dir == IO_WRITE)
 			ret = raw_pwrite(fd, r->buf, r->len, (off_t)r->offset);
 		else
@@ -58,7 +60,7 @@ static int sync_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 	unsigned i;
 
 	for (i = 0; i < n && !done_fifo_full(p->fifo); i++) {
-		reqs[i]->result = sync_rw(p->fd, reqs[i]);
+		reqs[i]->result = sync_rw(p->fd, reqs[i], &ctx->syscalls);
 		done_fifo_push(p->fifo, reqs[i]);
 	}
 	return (int)i;

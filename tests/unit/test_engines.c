@@ -211,12 +211,86 @@ static void test_engine_data(void **state)
 	}
 }
 
+/*
+ * Each engine counts the system calls it makes (engine_ctx.syscalls): eight
+ * reads of a file, one request per submit(), then reaped one by one. sync
+ * and direct: one pread per request, none to reap; libaio: one io_submit
+ * per request, one io_getevents per reap; io_uring: one io_uring_enter per
+ * request (and one register call that enables the ring, once), at least
+ * one enter per reap that waited; null: none at all.
+ */
+static void engine_syscalls(const struct engine_ops *e)
+{
+	char path[] = "/var/tmp/test_engines.XXXXXX", why[256] = "";
+	struct engine_ctx ctx = { .qd = DQD };
+	struct io_req reqs[DQD], *r, *done[DQD];
+	unsigned char *bufs = NULL;
+	unsigned left = DQD, reaps = 0;
+	uint64_t submitted;
+	int fd, got;
+
+	if (e->probe(why, sizeof(why)) < 0) {
+		print_message("%s: %s (skipped)\n", e->name, why);
+		return;
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, DQD * DBS), 0);
+	assert_int_equal(posix_memalign((void **)&bufs, 4096, DQD * DBS), 0);
+	ctx.fd = e->flags & ENGINE_F_NO_IO ? -1 : fd;
+	assert_int_equal(e->init(&ctx), 0);
+	assert_int_equal(ctx.syscalls, 0);
+	for (unsigned i = 0; i < DQD; i++) {
+		reqs[i] = (struct io_req){ .buf = bufs + i * DBS, .len = DBS, .dir = IO_READ,
+					   .idx = i, .offset = (uint64_t)i * DBS };
+		r = &reqs[i];
+		assert_int_equal(e->submit(&ctx, &r, 1), 1);
+	}
+	submitted = ctx.syscalls;
+	while (left) {
+		got = e->reap(&ctx, 1, done, DQD);
+		assert_true(got >= 1);
+		left -= (unsigned)got;
+		reaps++;
+	}
+	if (e->flags & ENGINE_F_NO_IO) {
+		assert_int_equal(ctx.syscalls, 0);
+	} else if (e->flags & ENGINE_F_SYNC) {
+		assert_int_equal(submitted, DQD);
+		assert_int_equal(ctx.syscalls, DQD);
+	} else if (!strcmp(e->name, "libaio")) {
+		assert_int_equal(submitted, DQD);
+		assert_int_equal(ctx.syscalls, DQD + reaps);
+	} else {
+		assert_true(submitted == DQD || submitted == DQD + 1);
+		assert_true(ctx.syscalls - submitted >= reaps);
+		assert_true(ctx.syscalls - submitted <= reaps + DQD);
+	}
+	e->cleanup(&ctx);
+	close(fd);
+	free(bufs);
+}
+
+static void test_engine_syscalls(void **state)
+{
+	const struct engine_entry *tab;
+	size_t n;
+
+	(void)state;
+	tab = engine_table(&n);
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].ops)
+			engine_syscalls(tab[i].ops);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_rows),
 		cmocka_unit_test(test_workload_rows),
 		cmocka_unit_test(test_engine_data),
+		cmocka_unit_test(test_engine_syscalls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
