@@ -36,7 +36,9 @@ int repeat_add(struct test_result *acc, struct test_result *run);
  * After the last repeat_add of a test: fill acc->summary and, with more
  * than one run, the figures over all runs: latency summary and cached
  * from the merged histogram and summed bytes (result_finish), CPU user/sys
- * percent and usec_per_op from the summed CPU time, ops and runtime, and
+ * percent and usec_per_op from the summed CPU time, ops and runtime, the
+ * system calls summed (valid when every run's were), the busiest job's CPU
+ * the highest of the runs', and
  * iops and bytes_per_sec = the MEDIAN of the runs (robust to one disturbed
  * pass; so iops is not ops / runtime_ns then). One run: only the summary.
  */

@@ -105,6 +105,18 @@ struct test_result {
 
 	double cpu_user_pct, cpu_sys_pct; /* CPU time / wall time x 100, all workers */
 	double usec_per_op;	/* (user + sys) CPU microseconds per op */
+	double cpu_job_max_pct;	/* the busiest job's (user + sys) CPU time over its
+				 * window x 100: near 100, the tool (one core per
+				 * job) may be what bounds the result; 0 unknown */
+
+	/* The tool's own system calls in the windows, summed over the jobs
+	 * (engine_ctx.syscalls; a file test's own count, wl_ops.syscalls);
+	 * syscalls_per_op = syscalls / ops (result_finish). syscalls_valid
+	 * false when nothing counted them (a result saved before they were,
+	 * a workload that does not count). */
+	bool syscalls_valid;
+	uint64_t syscalls;
+	double syscalls_per_op;
 
 	bool dev_valid;		/* device counters could be read */
 	uint64_t dev_read_bytes, dev_write_bytes;
@@ -265,7 +277,8 @@ struct run_result {
 	struct result_ranks *ranks;
 };
 
-/* Derive iops, bytes_per_sec, lat_sum and cached from the raw fields. */
+/* Derive iops, bytes_per_sec, lat_sum, syscalls_per_op and cached from the
+ * raw fields. */
 void result_finish(struct test_result *t);
 
 /* Does honesty flag f (target.h) concern test t of a run on target ti?

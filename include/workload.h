@@ -137,6 +137,10 @@ struct wl_ops {
 	/* Optional: what the job checked (the verify test), into out, before
 	 * cleanup; the runner sums the jobs' into the result's verify. */
 	void (*checked)(void *state, struct verify_sum *out);
+	/* Optional: the system calls the job's op()s and flush() have made
+	 * so far (the runner takes the difference over the window): the
+	 * tool's own cost in the result. NULL: not counted. */
+	uint64_t (*syscalls)(const void *state);
 	const char *unit;	/* what one op is, for humans: "file created" */
 };
 

@@ -79,6 +79,9 @@ struct worker {
 	uint64_t t_start, t_end;	/* measured window */
 	bool opened;			/* the window opened (t_start is its start) */
 	uint64_t cpu_user_ns, cpu_sys_ns;
+	/* System calls in the window: the count (engine_ctx.syscalls, or the
+	 * workload's wl_ops.syscalls) at its opening, then the difference */
+	uint64_t syscalls;
 
 	int err;			/* setup failure: -errno */
 	char errmsg[200];
@@ -398,6 +401,7 @@ static int worker_setup(struct worker *w)
 
 	w->ctx.fd = -1;
 	w->ctx.qd = qd;
+	w->ctx.syscalls = 0;
 	if (!(s->engine->flags & ENGINE_F_NO_IO)) {
 		flags = s->wl->write_pct ? O_RDWR : s->wl->dir == IO_WRITE ? O_WRONLY : O_RDONLY;
 		if (s->direct)
@@ -435,11 +439,24 @@ static void worker_teardown(struct worker *w)
 	free(w->done);
 }
 
-/* Open the measured window at now: its start, and the CPU clock. */
+/* The system calls the job made so far: its engine's count, or its
+ * workload's (0 for one that does not count: the result then says so). */
+static uint64_t worker_syscalls(const struct worker *w)
+{
+	const struct wl_ops *ops = w->spec->wl->ops;
+
+	if (w->spec->wl->kind != WL_OPS)
+		return w->ctx.syscalls;
+	return ops->syscalls && w->ops_state ? ops->syscalls(w->ops_state) : 0;
+}
+
+/* Open the measured window at now: its start, the CPU clock and the
+ * system-call count. */
 static void window_open(struct worker *w, uint64_t now)
 {
 	w->t_start = now;
 	w->opened = true;
+	w->syscalls = worker_syscalls(w);
 	thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 }
 
@@ -452,10 +469,12 @@ static void window_close(struct worker *w, bool opened, uint64_t now)
 	if (!opened) {
 		w->t_start = now;
 		w->cpu_user_ns = w->cpu_sys_ns = 0;
+		w->syscalls = 0;
 	} else {
 		thread_cpu(&u, &sy);
 		w->cpu_user_ns = u - w->cpu_user_ns;
 		w->cpu_sys_ns = sy - w->cpu_sys_ns;
+		w->syscalls = worker_syscalls(w) - w->syscalls;
 	}
 	__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 }
@@ -773,7 +792,11 @@ static void *worker_main(void *arg)
 static void merge(struct worker *ws, unsigned n, struct test_result *out)
 {
 	uint64_t cpu_user = 0, cpu_sys = 0, window = 0;
+	const struct wl_ops *ops = ws[0].spec->wl->ops;
+	double busy;
 
+	/* Counted: by every engine; by a file test that counts its calls. */
+	out->syscalls_valid = ws[0].spec->wl->kind != WL_OPS || ops->syscalls;
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
@@ -792,6 +815,14 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 			snprintf(out->engine_note, sizeof(out->engine_note), "%s", w->ctx.note);
 		cpu_user += w->cpu_user_ns;
 		cpu_sys += w->cpu_sys_ns;
+		out->syscalls += w->syscalls;
+		/* how much of a core the job kept busy (tool-bound?) */
+		if (w->t_end > w->t_start) {
+			busy = 100.0 * (double)(w->cpu_user_ns + w->cpu_sys_ns) /
+			       (double)(w->t_end - w->t_start);
+			if (busy > out->cpu_job_max_pct)
+				out->cpu_job_max_pct = busy;
+		}
 		if (w->t_end - w->t_start > window)
 			window = w->t_end - w->t_start;
 	}

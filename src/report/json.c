@@ -449,7 +449,18 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 	jw_fixed(w, "user_pct", t->cpu_user_pct, 3);
 	jw_fixed(w, "sys_pct", t->cpu_sys_pct, 3);
 	jw_fixed(w, "usec_per_op", t->usec_per_op, 3);
+	jw_fixed(w, "job_max_pct", t->cpu_job_max_pct, 3);
 	jw_close(w, '}');
+
+	/* the tool's own system calls in the window; null: not counted */
+	if (t->syscalls_valid) {
+		jw_open(w, "syscalls", '{', false);
+		jw_u64(w, "total", t->syscalls);
+		jw_fixed(w, "per_op", t->syscalls_per_op, 3);
+		jw_close(w, '}');
+	} else {
+		jw_null(w, "syscalls");
+	}
 
 	if (t->dev_valid) {
 		jw_open(w, "device", '{', false);

@@ -663,7 +663,7 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16];
-	json_t *files, *trim, *steady, *lat, *cpu, *dev, *ferr, *runs, *v;
+	json_t *files, *trim, *steady, *lat, *cpu, *dev, *sc, *ferr, *runs, *v;
 	double user, sys, usec;
 	size_t i;
 
@@ -728,6 +728,18 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			    &t->dev_read_bytes) ||
 		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
 		return -EINVAL;
+
+	/* Newer than the rest: absent in older results (not counted, unknown). */
+	if (json_object_get(cpu, "job_max_pct") &&
+	    get_real(l, sub(w2, sizeof(w2), w, "cpu"), cpu, "job_max_pct", &t->cpu_job_max_pct))
+		return -EINVAL;
+	if (json_object_get(o, "syscalls")) {
+		if (get_obj(l, w, o, "syscalls", true, &sc))
+			return -EINVAL;
+		t->syscalls_valid = sc != NULL;
+		if (sc && get_u64(l, sub(w2, sizeof(w2), w, "syscalls"), sc, "total", &t->syscalls))
+			return -EINVAL;
+	}
 
 	/* Newer than the rest: absent in older results (false). */
 	if (json_object_get(o, "implausible") &&

@@ -100,6 +100,10 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		}
 		acc->errors += run->errors;
 		verify_sum_add(&acc->verify, &run->verify);
+		acc->syscalls_valid = acc->syscalls_valid && run->syscalls_valid;
+		acc->syscalls += run->syscalls;
+		if (run->cpu_job_max_pct > acc->cpu_job_max_pct)
+			acc->cpu_job_max_pct = run->cpu_job_max_pct;
 		/* a coordinated run: each rank's share over its runs */
 		for (unsigned k = 0; acc->ranks && run->ranks && k < acc->nranks &&
 		     k < run->nranks; k++) {

@@ -28,6 +28,8 @@ void result_finish(struct test_result *t)
 		t->bytes_per_sec = 0;
 	}
 
+	t->syscalls_per_op = t->syscalls_valid && t->ops ? (double)t->syscalls / (double)t->ops : 0;
+
 	memset(ls, 0, sizeof(*ls));
 	if (t->lat && t->lat->n) {
 		ls->min = t->lat->min;

@@ -105,6 +105,9 @@ static void one_run(struct test_result *t, const char *workload, unsigned seed, 
 	t->cpu_user_pct = 1.0 / 3 + seed;
 	t->cpu_sys_pct = 2.0 / 7;
 	t->usec_per_op = 1.0 / 9;
+	t->cpu_job_max_pct = 12.5 + seed;
+	t->syscalls_valid = true;
+	t->syscalls = n * 3 / 2 + seed;
 	t->dev_valid = true;
 	t->dev_read_bytes = t->bytes / 3;
 	result_finish(t);
@@ -152,6 +155,7 @@ static void build(struct run_result *r)
 	one_run(&run, "meta-create", 7, 333);
 	run.params = (struct wl_params){ .nfiles = 2048, .file_max = 1000, .ndirs = 4 };
 	run.errors = 2;
+	run.syscalls_valid = false;	/* a workload that does not count */
 	run.first_errno = EIO;
 	run.first_error_offset = 4096;
 	assert_int_equal(repeat_add(&acc, &run), 0);
@@ -196,6 +200,13 @@ static void test_round_trip(void **state)
 	assert_memory_equal(b.tests[1].lat->count, a.tests[1].lat->count,
 			    sizeof(a.tests[1].lat->count));
 	assert_int_equal(b.tests[1].params.nfiles, 2048);
+	/* the tool's own cost: summed over the runs, or not counted */
+	assert_true(b.tests[0].syscalls_valid);
+	assert_int_equal(b.tests[0].syscalls, a.tests[0].syscalls);
+	assert_int_equal(a.tests[0].syscalls, (20000 + 21000 + 22000) * 3 / 2 + 1 + 2 + 3);
+	assert_true(b.tests[0].syscalls_per_op == a.tests[0].syscalls_per_op);
+	assert_true(b.tests[0].cpu_job_max_pct == 12.5 + 3);
+	assert_false(b.tests[1].syscalls_valid);
 	/* the drift, from the loaded timelines: flat runs, and one that fell
 	 * by half */
 	for (i = 0; i < 3; i++) {

@@ -58,6 +58,7 @@ static int fake_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 	unsigned take = n, i;
 
 	f->submits++;
+	ctx->syscalls++;
 	if (f->broken)
 		return f->broken;
 	if (f->busy_every && f->submits % f->busy_every == 0)
@@ -81,6 +82,7 @@ static int fake_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, 
 	unsigned n = 0;
 
 	f->reaps++;
+	ctx->syscalls++;
 	assert_true(min <= f->inflight);
 	if (f->reap_fail_at && f->reaps == f->reap_fail_at)
 		return -EIO;
@@ -420,6 +422,44 @@ static void test_passes(void **state)
 	result_test_free(&r);
 }
 
+/*
+ * The engine's system calls in the window reach the result: the fake makes
+ * one per submit() and one per reap(), and the runner, with QD8 free after
+ * every reap of all in flight, submits 8 and reaps 8 a round: 2 calls for
+ * 8 ops. With no ramp the window holds every call; with a ramp it opens
+ * just after the reap that crossed it, whose 8 completions it counts but
+ * not that round's 2 calls (ops / 4 - 2). The null engine makes none.
+ */
+static void test_syscalls(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	assert_true(r.syscalls_valid);
+	assert_true(r.ops > 0 && r.ops % QD == 0);
+	assert_int_equal(r.syscalls, r.ops / 4);
+	assert_int_equal(r.syscalls, fk.submits + fk.reaps);
+	assert_true(r.syscalls_per_op == 0.25);
+	assert_true(r.cpu_job_max_pct > 0 && r.cpu_job_max_pct <= 105);
+	result_test_free(&r);
+
+	reset(NULL);
+	tm.ramp = 10 * MS;
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.syscalls, r.ops / 4 - 2);
+	assert_true(r.syscalls < fk.submits + fk.reaps);
+	result_test_free(&r);
+
+	reset(NULL);
+	tm.engine = engine_find("null");
+	assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+	assert_true(r.syscalls_valid && r.ops > 0);
+	assert_int_equal(r.syscalls, 0);
+	result_test_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +472,7 @@ int main(void)
 		cmocka_unit_test_setup(test_timeline_ramp_jobs, reset),
 		cmocka_unit_test_setup(test_timeline_bound, reset),
 		cmocka_unit_test_setup(test_passes, reset),
+		cmocka_unit_test_setup(test_syscalls, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
