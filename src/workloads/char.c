@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,12 @@ struct char_state {
 	uint64_t base, len;	/* this job's region of the file */
 	uint64_t pos;		/* bytes from base */
 	uint64_t seq;
+	/* System calls made (wl_ops.syscalls): counted as made, except
+	 * stdio's own reads and writes, which happen inside getc/putc, one
+	 * per buffer of __fbufsize bytes: stdio_bytes went through the FILE
+	 * since the last seek or flush, char_stdio_calls makes the count. */
+	uint64_t calls;
+	uint64_t stdio_bytes;
 	unsigned char buf[STDIO_GROUP];
 	int scratch_fd;		/* char-write: where its file is (wl_job) */
 	char name[32];		/* the file char-write created, to remove */
@@ -169,15 +176,52 @@ static int char_read_init(void **state, const struct wl_job *job, char *err, siz
 	return char_init(state, job, false, err, errlen);
 }
 
+/*
+ * The reads or writes stdio made for the stdio_bytes that went through the
+ * FILE since its buffer was last emptied: a write each time the buffer
+ * filled, and (settle: a seek or fflush empties it now) one for what is
+ * left in it; a read each time it ran empty. 0 before its first I/O, when
+ * it has no buffer yet.
+ */
+static uint64_t char_stdio_calls(const struct char_state *st, bool settle)
+{
+	size_t bufsz = st->f ? __fbufsize(st->f) : 0;
+
+	if (!bufsz)
+		return 0;
+	if (st->writing)
+		return st->stdio_bytes / bufsz + (settle && st->stdio_bytes % bufsz ? 1 : 0);
+	return (st->stdio_bytes + bufsz - 1) / bufsz;
+}
+
+/* The buffer is about to be emptied (a seek, a flush): count its calls. */
+static void char_settle(struct char_state *st)
+{
+	st->calls += char_stdio_calls(st, true);
+	st->stdio_bytes = 0;
+}
+
+static uint64_t char_syscalls(const void *arg)
+{
+	const struct char_state *st = arg;
+
+	return st->calls + char_stdio_calls(st, false);
+}
+
 /* Back to the start of the region: writes overwrite, reads re-read (on a
  * drop-behind run from the device again, as from a file larger than RAM). */
 static int char_rewind(struct char_state *st)
 {
 	st->pos = 0;
-	if (st->drop_behind && !st->writing)
+	if (st->drop_behind && !st->writing) {
+		st->calls++;
 		posix_fadvise(st->fd, (off_t)st->base, (off_t)st->len, POSIX_FADV_DONTNEED);
-	if (st->f)
+	}
+	st->calls++;	/* the lseek */
+	if (st->f) {
+		char_settle(st);
 		return fseeko(st->f, (off_t)st->base, SEEK_SET) ? -errno : 0;
+	}
 	return lseek(st->fd, (off_t)st->base, SEEK_SET) < 0 ? -errno : 0;
 }
 
@@ -200,6 +244,7 @@ static int64_t char_write_op(void *arg)
 		for (i = 0; i < n; i++) {
 			ssize_t w = raw_write(st->fd, &st->buf[i], 1);
 
+			st->calls++;
 			if (w != 1)
 				return w < 0 ? -errno : -EIO;
 		}
@@ -209,6 +254,7 @@ static int64_t char_write_op(void *arg)
 		for (i = 0; i < n; i++)
 			if (putc_unlocked(st->buf[i], st->f) == EOF)
 				return errno ? -errno : -EIO;
+		st->stdio_bytes += n;
 	}
 	st->pos += n;
 	return n;
@@ -232,7 +278,7 @@ __attribute__((aligned(64)))
 static int64_t char_read_op(void *arg)
 {
 	struct char_state *st = arg;
-	unsigned n = st->syscall ? SYSCALL_GROUP : STDIO_GROUP, i = 0;
+	unsigned n = st->syscall ? SYSCALL_GROUP : STDIO_GROUP, i = 0, counted = 0;
 	unsigned sum = 0;
 	bool wrapped = false;
 	int c, ret;
@@ -247,6 +293,7 @@ static int64_t char_read_op(void *arg)
 			unsigned char b;
 			ssize_t r = raw_read(st->fd, &b, 1);
 
+			st->calls++;
 			if (r == 1) {
 				sum += b;
 				i++;
@@ -266,12 +313,18 @@ static int64_t char_read_op(void *arg)
 				i++;
 				continue;
 			}
+			/* the read that found the end, and what came before it
+			 * (counted here, not per char: this loop is the test) */
+			st->calls++;
+			st->stdio_bytes += i - counted;
+			counted = i;
 			if (ferror(st->f))
 				return errno ? -errno : -EIO;
 			ret = char_eof(st, &wrapped);
 			if (ret)
 				return ret;
 		}
+		st->stdio_bytes += i - counted;
 	}
 	/* Use what was read, or the compiler may drop the loop's work. */
 	st->buf[0] = (unsigned char)sum;
@@ -284,8 +337,12 @@ static int char_flush(void *arg)
 {
 	struct char_state *st = arg;
 
-	if (st->f && fflush(st->f))
-		return errno ? -errno : -EIO;
+	if (st->f) {
+		char_settle(st);
+		if (fflush(st->f))
+			return errno ? -errno : -EIO;
+	}
+	st->calls++;
 	return fdatasync(st->fd) ? -errno : 0;
 }
 
@@ -293,6 +350,7 @@ const struct wl_ops wl_char_write_ops = {
 	.init = char_write_init,
 	.op = char_write_op,
 	.flush = char_flush,
+	.syscalls = char_syscalls,
 	.cleanup = char_cleanup,
 	.describe = char_describe,
 	.footprint = char_write_footprint,
@@ -305,5 +363,6 @@ const struct wl_ops wl_char_read_ops = {
 	.cleanup = char_cleanup,
 	.describe = char_describe,
 	.footprint = char_footprint,
+	.syscalls = char_syscalls,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
 };

@@ -61,8 +61,14 @@ struct meta_state {
 	size_t datalen;
 	uint64_t seq;
 	struct wl_progress *progress;	/* wl_job.progress: setup and clean-up */
+	uint64_t calls;		/* system calls made on files (wl_ops.syscalls) */
 	char root[32];
 };
+
+static uint64_t meta_syscalls(const void *arg)
+{
+	return ((const struct meta_state *)arg)->calls;
+}
 
 /* How often setup and clean-up look at the stop flag and count: every
  * 1024 files is well under a second even on a slow disk. */
@@ -176,6 +182,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	int fd, ret = 0;
 
 	meta_name(st, i, name);
+	st->calls++;
 	fd = raw_openat(meta_dir(st, i), name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -187,6 +194,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 
 		wl_stamp(st->data, (uint32_t)n, st->seq);
 		st->seq += (n + 511) / 512;
+		st->calls++;
 		w = raw_write(fd, st->data, n);
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
@@ -194,6 +202,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 		}
 		left -= (uint64_t)w;
 	}
+	st->calls += 1 + (!ret && sync);
 	if (!ret && sync && fsync(fd))
 		ret = -errno;
 	if (raw_close(fd) && !ret)
@@ -461,12 +470,17 @@ static int64_t meta_read(struct meta_state *st, int dir, const char *name)
 	ssize_t n;
 	int fd = raw_openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
 
+	st->calls++;
 	if (fd < 0)
 		return -errno;
-	while ((n = raw_read(fd, st->data, st->datalen)) > 0)
+	/* to the read that returns 0, then the close */
+	while ((n = raw_read(fd, st->data, st->datalen)) > 0) {
 		total += n;
+		st->calls++;
+	}
 	if (n < 0)
 		total = -errno;
+	st->calls += 2;
 	raw_close(fd);
 	return total;
 }
@@ -483,6 +497,7 @@ static int64_t meta_stat_op(void *arg)
 	if (++st->pos == st->nfiles)
 		st->pos = 0;
 	meta_name(st, i, name);
+	st->calls++;
 	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	if (st->max_size && sb.st_size)
@@ -500,6 +515,7 @@ static int64_t meta_delete_op(void *arg)
 		return WL_OP_DONE;
 	i = st->order[st->pos++];
 	meta_name(st, i, name);
+	st->calls++;
 	if (unlinkat(meta_dir(st, i), name, 0))
 		return -errno;
 	return 0;
@@ -511,6 +527,7 @@ const struct wl_ops wl_meta_create_ops = {
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
 	.footprint = meta_footprint,
+	.syscalls = meta_syscalls,
 	.unit = "file created",
 };
 
@@ -520,6 +537,7 @@ const struct wl_ops wl_meta_stat_ops = {
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
 	.footprint = meta_footprint,
+	.syscalls = meta_syscalls,
 	.unit = "file stat'ed",
 };
 
@@ -529,5 +547,6 @@ const struct wl_ops wl_meta_delete_ops = {
 	.cleanup = meta_cleanup,
 	.describe = meta_describe,
 	.footprint = meta_footprint,
+	.syscalls = meta_syscalls,
 	.unit = "file deleted",
 };

@@ -21,7 +21,13 @@ struct rewrite_state {
 	uint64_t base;		/* the slice's first chunk: a pass wraps there */
 	bool started;
 	bool drop_behind;	/* wl_job.drop_behind */
+	uint64_t calls;		/* system calls op() and flush() made */
 };
+
+static uint64_t rewrite_syscalls(const void *arg)
+{
+	return ((const struct rewrite_state *)arg)->calls;
+}
 
 static void rewrite_describe(const struct wl_job *job, struct wl_desc *d)
 {
@@ -102,17 +108,20 @@ static int64_t rewrite_op(void *arg)
 	 * with the last pass written back and out of the cache. The op that
 	 * wraps pays for it, as reclaim would make some op pay. */
 	if (st->drop_behind && off == st->base && st->started) {
+		st->calls += 2;	/* fdatasync, posix_fadvise */
 		if (fdatasync(st->fd))
 			return -errno;
 		posix_fadvise(st->fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
 	st->started = true;
 
+	st->calls++;
 	n = raw_pread(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
 	wl_stamp(st->buf, st->bs, st->seq);
 	st->seq += st->bs / 512 ? st->bs / 512 : 1;
+	st->calls++;
 	n = raw_pwrite(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
@@ -124,6 +133,7 @@ static int rewrite_flush(void *arg)
 {
 	struct rewrite_state *st = arg;
 
+	st->calls++;
 	return fdatasync(st->fd) ? -errno : 0;
 }
 
@@ -131,6 +141,7 @@ const struct wl_ops wl_rewrite_ops = {
 	.init = rewrite_init,
 	.op = rewrite_op,
 	.flush = rewrite_flush,
+	.syscalls = rewrite_syscalls,
 	.cleanup = rewrite_cleanup,
 	.describe = rewrite_describe,
 	.footprint = rewrite_footprint,
