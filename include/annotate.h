@@ -7,6 +7,10 @@
 #include "result.h"
 #include "xbench.h"
 
+/* A job whose own CPU (user + sys) was at least this percent of its
+ * window kept a core busy: its result may be bounded by the tool. */
+#define ANNOTATE_TOOL_BOUND_PCT 90.0
+
 struct annotate_in {
 	bool moves_data;	/* the engine moved data (not the null engine): device
 				 * counters are to be expected */
@@ -20,7 +24,9 @@ struct annotate_in {
  * I/O errors (the first errno and offset), read tests whose reads did not
  * reach the device, runs that spread too widely for their median to hold,
  * throughput that drifted during a test's window, a target with no device
- * counters; and score the tests when in->score is given. Returns true when
+ * counters, tests where a job's own CPU was near a full core
+ * (ANNOTATE_TOOL_BOUND_PCT: the tool, not the device, may bound them; not
+ * for the null engine, whose runs measure exactly that); and score the tests when in->score is given. Returns true when
  * a test had I/O errors (the run failed). Never prints.
  */
 bool result_annotate(struct run_result *r, const struct annotate_in *in);

@@ -323,7 +323,7 @@ static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
 	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
-	       t->drifted || t->engine_note[0] || t->steady_max_rounds;
+	       t->drifted || t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
 }
 
 /* --steady-state: the window found (or the last one) and the rounds. */
@@ -426,6 +426,10 @@ static void text_notes(struct textw *w, const struct test_result *t)
 	if (t->verify.done)
 		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
 			  report_verify_note(t, line, sizeof(line)));
+	if (t->syscalls_valid)
+		text_line(w, "  ", 4, "%.*s: tool's own cost: %.2f system calls and %.3f us CPU "
+			  "per op (%" PRIu64 " calls), busiest job %.0f %% of a CPU", FLD(t->name),
+			  t->syscalls_per_op, t->usec_per_op, t->syscalls, t->cpu_job_max_pct);
 	if (t->errors && t->first_errno)
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
 			  FLD(t->name), t->errors, strerror(t->first_errno),

@@ -59,6 +59,34 @@ static void loop_page_cache(struct run_result *r)
 				   "these tests", names);
 }
 
+/* Tests whose busiest job kept its CPU near full (ANNOTATE_TOOL_BOUND_PCT):
+ * one warning naming them, each with how busy. */
+static void tool_bound(struct run_result *r)
+{
+	char names[640] = "";
+	size_t used = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+
+		if (!(t->cpu_job_max_pct >= ANNOTATE_TOOL_BOUND_PCT))	/* NaN: unknown */
+			continue;
+		if (used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s "
+						 "(%.0f %%)", n ? ", " : "", (int)sizeof(t->name),
+						 t->name, t->cpu_job_max_pct);
+		n++;
+	}
+	if (n)
+		result_add_warning(r, "diskbench kept a CPU busy for at least %.0f %% of a job's "
+				   "window in %s: %s; %s may be bounded by the tool and the CPU "
+				   "(diskbench's own work and the kernel's on its behalf: see its CPU "
+				   "and system calls per op), not by the device",
+				   ANNOTATE_TOOL_BOUND_PCT, n == 1 ? "this test" : "these tests",
+				   names, n == 1 ? "its result" : "their results");
+}
+
 /* Under this median, random reads did not come from a spinning disk: a
  * seek and half a turn take milliseconds even at 15000 rpm (2 ms for the
  * half turn alone). */
@@ -183,6 +211,8 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 	}
 	if (ti->loop_dio == 0 && in->moves_data)
 		loop_page_cache(r);
+	if (in->moves_data)
+		tool_bound(r);
 	if (r->ntests && !r->tests[0].dev_valid && in->moves_data)
 		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti->path,
