@@ -2,7 +2,7 @@
 """check_json.py - sanity checks of a diskbench JSON result (schema diskbench/1).
 
 usage: check_json.py FILE [--engine NAME] [--direct true|false] [--tests N]
-                          [--device-reads] [--null]
+                          [--device-reads] [--null] [--syscalls]
 Exits 1 with one line per problem; 0 when the document is sane.
 """
 import json
@@ -15,7 +15,7 @@ def main():
     want = {}
     while args:
         a = args.pop(0)
-        if a in ("--device-reads", "--null"):
+        if a in ("--device-reads", "--null", "--syscalls"):
             want[a] = True
         else:
             want[a] = args.pop(0)
@@ -65,6 +65,18 @@ def main():
         check(lows == sorted(lows), "%s: histogram buckets out of order" % n)
         cpu = t["cpu"]
         check(cpu["user_pct"] >= 0 and cpu["sys_pct"] >= 0 and cpu["usec_per_op"] >= 0, "%s: cpu" % n)
+        # the tool's own system calls: null when not counted (or saved
+        # before they were); else a count that per_op (3 decimals) matches
+        sc = t.get("syscalls")
+        if "--syscalls" in want:
+            check(sc is not None, "%s: no syscalls count" % n)
+        if sc is not None:
+            check(sc["total"] >= 0 and sc["per_op"] >= 0, "%s: syscalls %r" % (n, sc))
+            check(abs(sc["total"] - sc["per_op"] * t["ops"]) <= 0.0005 * t["ops"] + 1,
+                  "%s: syscalls total %d != per_op %r x ops %d" % (n, sc["total"], sc["per_op"],
+                                                                  t["ops"]))
+        if "job_max_pct" in cpu:
+            check(cpu["job_max_pct"] >= 0, "%s: cpu.job_max_pct" % n)
         if "--engine" in want:
             check(t["engine"] == want["--engine"], "%s: engine %s" % (n, t["engine"]))
         if "--direct" in want:
