@@ -108,6 +108,8 @@ struct test_result {
 	double cpu_job_max_pct;	/* the busiest job's (user + sys) CPU time over its
 				 * window x 100: near 100, the tool (one core per
 				 * job) may be what bounds the result; 0 unknown */
+	bool tool_bound;	/* it was (result_annotate: ANNOTATE_TOOL_BOUND_PCT,
+				 * an engine that moves data) */
 
 	/* The tool's own system calls in the windows, summed over the jobs
 	 * (engine_ctx.syscalls; a file test's own count, wl_ops.syscalls);

@@ -109,6 +109,16 @@ const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+const char *report_cost_note(const struct test_result *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (t->syscalls_valid)
+		snprintf(buf, len, "tool's own cost: %.2f system calls and %.3f us CPU per op (%"
+			 PRIu64 " calls), busiest job %.0f %% of a CPU", t->syscalls_per_op,
+			 t->usec_per_op, t->syscalls, t->cpu_job_max_pct);
+	return buf;
+}
+
 const char *report_verify_note(const struct test_result *t, char *buf, size_t len)
 {
 	const struct verify_sum *v = &t->verify;

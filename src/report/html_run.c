@@ -217,6 +217,9 @@ static void summary_row(struct svg *w, const struct test_result *t, unsigned idx
 		snprintf(b, sizeof(b), "%" PRIu64 " bad blocks", t->verify.bad);
 		badge(w, "errors", "blocks read back that did not match what was written", b);
 	}
+	if (t->tool_bound)
+		badge(w, "cached", "a job of diskbench kept a CPU busy nearly all of its window: "
+		      "the tool and the CPU may bound this result, not the device", "tool-bound");
 	if (repeat_unreliable(t))
 		badge(w, "cached", "the runs' IOPS spread more than 10 % around their mean",
 		      "unreliable");
@@ -262,8 +265,8 @@ static void page_notes(struct svg *w, const struct run_result *r)
 
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct test_result *t = &r->tests[i];
-		const char *what[5] = { NULL };
-		char lines[5][320];
+		const char *what[6] = { NULL };
+		char lines[6][320];
 		unsigned n = 0;
 
 		if (t->cached) {
@@ -290,6 +293,11 @@ static void page_notes(struct svg *w, const struct run_result *r)
 		}
 		if (t->verify.done) {
 			report_verify_note(t, lines[n], sizeof(lines[n]));
+			what[n] = lines[n];
+			n++;
+		}
+		if (t->syscalls_valid) {
+			report_cost_note(t, lines[n], sizeof(lines[n]));
 			what[n] = lines[n];
 			n++;
 		}

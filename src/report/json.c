@@ -472,6 +472,7 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 	}
 	jw_bool(w, "cached", t->cached);
 	jw_bool(w, "implausible", t->implausible);
+	jw_bool(w, "tool_bound", t->tool_bound);
 	jw_bool(w, "direct_refused", t->direct_refused);
 	/* the target's honesty flags that concern this test, by name */
 	jw_open(w, "flags", '[', true);

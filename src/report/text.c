@@ -427,9 +427,8 @@ static void text_notes(struct textw *w, const struct test_result *t)
 		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
 			  report_verify_note(t, line, sizeof(line)));
 	if (t->syscalls_valid)
-		text_line(w, "  ", 4, "%.*s: tool's own cost: %.2f system calls and %.3f us CPU "
-			  "per op (%" PRIu64 " calls), busiest job %.0f %% of a CPU", FLD(t->name),
-			  t->syscalls_per_op, t->usec_per_op, t->syscalls, t->cpu_job_max_pct);
+		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
+			  report_cost_note(t, line, sizeof(line)));
 	if (t->errors && t->first_errno)
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
 			  FLD(t->name), t->errors, strerror(t->first_errno),

@@ -68,9 +68,10 @@ static void tool_bound(struct run_result *r)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < r->ntests; i++) {
-		const struct test_result *t = &r->tests[i];
+		struct test_result *t = &r->tests[i];
 
-		if (!(t->cpu_job_max_pct >= ANNOTATE_TOOL_BOUND_PCT))	/* NaN: unknown */
+		t->tool_bound = t->cpu_job_max_pct >= ANNOTATE_TOOL_BOUND_PCT;	/* NaN: no */
+		if (!t->tool_bound)
 			continue;
 		if (used < sizeof(names))
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s "

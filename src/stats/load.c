@@ -741,6 +741,9 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			return -EINVAL;
 	}
 
+	if (json_object_get(o, "tool_bound") && get_bool(l, w, o, "tool_bound", &t->tool_bound))
+		return -EINVAL;
+
 	/* Newer than the rest: absent in older results (false). */
 	if (json_object_get(o, "implausible") &&
 	    get_bool(l, w, o, "implausible", &t->implausible))

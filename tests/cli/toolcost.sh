@@ -117,8 +117,15 @@ busy = [t["name"] for t in d["tests"] if t["cpu"]["job_max_pct"] >= 90]
 assert len(w) == (1 if busy else 0), (w, busy)
 for n in busy:
     assert n + " (" in w[0], (n, w)
+for t in d["tests"]:
+    assert t["tool_bound"] == (t["name"] in busy), t["name"]
 PY
 done
+
+# the HTML report has the same note for each test
+"$DISKBENCH" report --quiet --html "$T/files.html" "$T/files.json" || fail "report --html: exit $?"
+[ "$(grep -c "<li>meta-[a-z-]*: tool&#39;s own cost: [0-9.]* system calls" "$T/files.html")" = 4 ] ||
+	fail "the HTML lacks the tool's cost of the 4 file tests"
 if echo "$engines" | grep -qw null; then
 	grep -q "kept a CPU busy" <(json "$T/null.json" "'\n'.join(d.get('warnings', []))") &&
 		fail "null engine: warned that the tool bounds it"
