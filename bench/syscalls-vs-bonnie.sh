@@ -1,5 +1,5 @@
 #!/bin/bash
-# syscalls-vs-bonnie.sh - system calls per file of each create/stat/delete test: diskbench vs bonnie++.
+# syscalls-vs-bonnie.sh - calls per file of each create/stat/delete test, diskbench vs bonnie++.
 #
 # Usage: [DISKBENCH=path] [FILES=4096] [FILE_SIZE=0] [DIR=/var/tmp] bench/syscalls-vs-bonnie.sh
 #
@@ -15,7 +15,8 @@
 #             once per test T of meta-create, meta-stat, meta-delete and
 #             their -rand variants (create and delete run until every file
 #             is done, stat for 1 s: it re-stats the files in the test's order)
-# each under strace -f (every thread). A test's own work is what happens in
+# each under strace -f -C (every thread, each call and the -c summary). A
+# test's own work is what happens in
 # its timed window, which both tools bracket with getrusage(): bonnie++
 # calls getrusage(RUSAGE_SELF) at the start and the end of each test,
 # diskbench's worker getrusage(RUSAGE_THREAD) where its window opens and
@@ -27,8 +28,10 @@
 # timeline's interval: calls per second, not per file, and strace slows the
 # files down), and the main calls of the work per file.
 #
-# Then the whole processes, with strace -f -c: every call of bonnie++'s run
-# of the six tests, and of one diskbench run of the same six tests. Each
+# Then the whole processes, strace's -c summaries: every call of bonnie++'s
+# run of the six tests, and of the six diskbench runs of the same tests
+# (with their stat tests' re-stats taken out, or the stats of the files they
+# did not reach in their second added: each file stat'ed once). Each
 # diskbench test makes the files it needs before its window and removes them
 # after it (a test stands alone, and can be run alone); bonnie++ chains its
 # tests, each one's files left for the next. So the whole runs differ by
@@ -82,10 +85,11 @@ BONNIE_N=$((FILES / 1024)):$FILE_SIZE:$FILE_SIZE:1
 
 echo "# $("$DISKBENCH" --version 2>/dev/null | head -1), $(bonnie++ 2>&1 | grep -o 'Version: [^ ]*' |
 	head -1 | sed 's/Version: /bonnie++ /'), $(strace -V | head -1)"
-echo "# $FILES files of $FILE_SIZE bytes in one directory, in $PRIV ($(df -P -T "$PRIV" | awk 'NR == 2 { print $2 }'))"
+FS=$(df -P -T "$PRIV" | awk 'NR == 2 { print $2 }')
+echo "# $FILES files of $FILE_SIZE bytes in one directory, in $PRIV ($FS)"
 
 # bonnie++: its six tests in one run
-(cd "$PRIV" && strace -f -qq -o "$OUT/bonnie.trace" bonnie++ -d "$PRIV" -s 0 \
+(cd "$PRIV" && strace -f -qq -C -o "$OUT/bonnie.trace" bonnie++ -d "$PRIV" -s 0 \
 	-n "$BONNIE_N" "${BONNIE_USER[@]}" -q >"$OUT/bonnie.out" 2>"$OUT/bonnie.err") ||
 	{ echo "$LIB_NAME: bonnie++ failed: $(tail -3 "$OUT/bonnie.err")" >&2; exit 1; }
 
@@ -95,21 +99,13 @@ for t in $TESTS; do
 	meta-stat*) rt=(--runtime 1s --ramp 0) ;;
 	*) rt=(--runtime 10m) ;;
 	esac
-	strace -f -qq -o "$OUT/$t.trace" "$DISKBENCH" "${META[@]}" "${rt[@]}" --test "$t" \
+	strace -f -qq -C -o "$OUT/$t.trace" "$DISKBENCH" "${META[@]}" "${rt[@]}" --test "$t" \
 		--json "$OUT/$t.json" "$PRIV" >"$OUT/$t.out" 2>&1 ||
 		{ echo "$LIB_NAME: diskbench $t failed: $(tail -3 "$OUT/$t.out")" >&2; exit 1; }
 done
 
-# whole processes: strace -f -c
-(cd "$PRIV" && strace -f -qq -c -o "$OUT/bonnie.c" bonnie++ -d "$PRIV" -s 0 \
-	-n "$BONNIE_N" "${BONNIE_USER[@]}" -q >/dev/null 2>&1) ||
-	{ echo "$LIB_NAME: bonnie++ -c failed" >&2; exit 1; }
-all=$(echo $TESTS | tr ' ' ,)
-strace -f -qq -c -o "$OUT/diskbench.c" "$DISKBENCH" "${META[@]}" --runtime 1s --ramp 0 \
-	--test "$all" --json "$OUT/diskbench-c.json" "$PRIV" >/dev/null 2>&1 || { echo "$LIB_NAME: diskbench -c failed" >&2; exit 1; }
-
 python3 - "$OUT" "$FILES" $TESTS <<'PY'
-import collections, json, re, sys
+import collections, json, re, sys, textwrap
 
 out, nfiles, tests = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 # "PID  name(args...", or "PID  name(args <unfinished ...>"; a "<... name
@@ -120,12 +116,13 @@ CALL = re.compile(r"^(\d+)\s+([a-z0-9_]+)\(")
 def windows(path, bracket):
     """Between consecutive pairs of bracketing calls (bracket(name, line)
     -> bool) of one thread: (that thread's calls, every thread's), two
-    Counters per window."""
-    wins, cur, tid = [], None, None
+    Counters per window; and the count of all calls."""
+    wins, cur, tid, total = [], None, None, 0
     for line in open(path, errors="replace"):
         m = CALL.match(line)
         if not m:
             continue
+        total += 1
         pid, name = m.group(1), m.group(2)
         if bracket(name, line) and (cur is None or pid == tid):
             if cur is None:
@@ -138,7 +135,7 @@ def windows(path, bracket):
             cur[1][name] += 1
             if pid == tid:
                 cur[0][name] += 1
-    return wins
+    return wins, total
 
 
 def main_calls(c, per):
@@ -147,18 +144,23 @@ def main_calls(c, per):
 
 
 def whole(path):
-    """strace -c: {name: calls} and the total."""
+    """The -c summary after the calls (-C): {name: calls}."""
     # "% time  seconds  usecs/call  calls  [errors]  syscall"
-    calls = {}
-    for line in open(path):
+    calls, summary = collections.Counter(), False
+    for line in open(path, errors="replace"):
+        if line.startswith("% time"):
+            summary = True
         f = line.split()
-        if len(f) >= 5 and f[3].isdigit() and f[-1] != "total":
-            calls[f[-1]] = int(f[3])
-    return calls, sum(calls.values())
+        if summary and len(f) >= 5 and f[3].isdigit() and f[-1] != "total":
+            calls[f[-1]] += int(f[3])
+    if not summary:
+        sys.exit("%s: no strace -c summary" % path)
+    return calls
 
 
-bon = windows(out + "/bonnie.trace",
-              lambda n, l: n == "getrusage" and "RUSAGE_SELF" in l)
+bon, btotal = windows(out + "/bonnie.trace",
+                      lambda n, l: n == "getrusage" and "RUSAGE_SELF" in l)
+boutside = btotal - sum(sum(w[1].values()) + 2 for w in bon)
 # bonnie++'s order: create, stat, delete; then the same in random order
 order = ["meta-create", "meta-stat", "meta-delete",
          "meta-create-rand", "meta-stat-rand", "meta-delete-rand"]
@@ -166,48 +168,57 @@ if len(bon) != 6:
     sys.exit("bonnie++'s trace has %d timed windows, not 6" % len(bon))
 bon = dict(zip(order, bon))
 
-rows = []
+rows, adjust, dcalls, outside = [], 0, collections.Counter(), []
 for t in tests:
+    dcalls += whole("%s/%s.trace" % (out, t))
     d = json.load(open("%s/%s.json" % (out, t)))["tests"][0]
-    w = windows("%s/%s.trace" % (out, t),
-                lambda n, l: n == "getrusage" and "RUSAGE_THREAD" in l)
+    w, total = windows("%s/%s.trace" % (out, t),
+                       lambda n, l: n == "getrusage" and "RUSAGE_THREAD" in l)
     if not w:
         sys.exit("%s: no timed window in diskbench's trace" % t)
     ops = d["ops"]
     own = d["syscalls"]["per_op"] if d.get("syscalls") else float("nan")
+    if t.startswith("meta-stat"):
+        adjust += (ops - nfiles) * own
     (bw, ba), (dw, da) = bon[t], w[0]
+    outside.append((t, total - sum(da.values()) - 2))
     rows.append((t, sum(bw.values()) / nfiles, sum(dw.values()) / ops, own,
                  sum(ba.values()) / nfiles, sum(da.values()) / ops, ops,
                  main_calls(bw, nfiles), main_calls(dw, ops)))
 
 print()
 print("calls per file in each test's timed window (strace -f):")
-print("%-17s %-21s %-9s %-17s %7s  %s" % ("", "the work's thread", "diskbench", "every thread",
-                                          "", "the work's main calls per file:"))
-print("%-17s %9s %10s  %9s  %8s %8s %7s  %s" % ("test", "bonnie++", "diskbench", "own count",
-                                               "bonnie++", "diskbench", "files",
-                                               "bonnie++ | diskbench"))
+print("%-17s %-21s  %-9s  %s" % ("", "the work's thread", "diskbench", "every thread"))
+print("%-17s %9s %10s  %9s  %8s %9s %8s" % ("test", "bonnie++", "diskbench", "own count",
+                                          "bonnie++", "diskbench", "files"))
 for t, b, d, own, ba, da, ops, mb, md in rows:
-    print("%-17s %9.3f %10.3f  %9.3f  %8.3f %8.3f %7d  %s | %s" %
-          (t, b, d, own, ba, da, ops, mb, md))
+    print("%-17s %9.3f %10.3f  %9.3f  %8.3f %9.3f %8d" % (t, b, d, own, ba, da, ops))
+print("the work's main calls per file:")
+for t, b, d, own, ba, da, ops, mb, md in rows:
+    print("  %-17s bonnie++  %s" % (t, mb))
+    print("  %-17s diskbench %s" % ("", md))
 worse = [r[0] for r in rows if r[2] > r[1] + 0.0005]
 print("diskbench makes more calls per file than bonnie++ in: %s" %
       (", ".join(worse) if worse else "none"))
 
-# diskbench's stat tests re-stat the files for their runtime (bonnie++'s
-# stat each once): the calls of the stats after each file's first
-restat = sum((t["ops"] - nfiles) * t["syscalls"]["per_op"]
-             for t in json.load(open(out + "/diskbench-c.json"))["tests"]
-             if t["workload"].startswith("meta-stat") and t["ops"] > nfiles)
+# diskbench's stat tests stat the files for their runtime (bonnie++'s stat
+# each once): adjust counts the calls of the stats beyond one a file (or,
+# negative, those of the files not reached), by diskbench's own count
 print()
 print("whole processes (strace -f -c), calls per file of the %d:" % nfiles)
-for who, path, less in (("bonnie++ -n, its six tests", "bonnie.c", 0),
-                        ("diskbench, the six tests", "diskbench.c", restat)):
-    calls, total = whole(out + "/" + path)
-    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
-    print("  %-27s %7.2f  (%d calls: %s)" % (who, total / nfiles, total,
-          ", ".join("%s %d" % kv for kv in top)))
+for who, calls, less in (("bonnie++ -n, its six tests", whole(out + "/bonnie.trace"), 0),
+                         ("diskbench, its six runs", dcalls, adjust)):
+    total = sum(calls.values())
+    top = ", ".join("%s %d" % kv for kv in calls.most_common(5))
+    print("  %-27s %7.2f  (%d calls)" % (who, total / nfiles, total))
+    print("  %-27s          %s" % ("", top))
     if less:
-        print("  %-27s %7.2f  (less the %.0f calls of its stat tests' re-stats)" %
-              ("  each file stat'ed once", (total - less) / nfiles, less))
+        print("  %-27s %7.2f  (its stat tests' calls %+.0f: each file stat'ed once)" %
+              ("", (total - less) / nfiles, -less))
+print("outside the timed windows, per file (bonnie++: its whole run; diskbench: each run's start,")
+print("making the files its test needs, removing them):")
+print("  bonnie++ %.2f" % (boutside / nfiles))
+print(textwrap.fill(", ".join("%s %.2f" % (t, n / nfiles) for t, n in outside), 98,
+                    initial_indent="  diskbench ", subsequent_indent="    ",
+                    break_on_hyphens=False))
 PY
