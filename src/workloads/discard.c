@@ -17,7 +17,13 @@ struct discard_state {
 	bool blk;		/* a block device: BLKDISCARD; a file: punch a hole */
 	uint32_t bs;
 	uint64_t next, end;	/* this job's slice, walked once */
+	uint64_t calls;		/* system calls op() made (wl_ops.syscalls) */
 };
+
+static uint64_t discard_syscalls(const void *arg)
+{
+	return ((const struct discard_state *)arg)->calls;
+}
 
 static void discard_describe(const struct wl_job *job, struct wl_desc *d)
 {
@@ -94,6 +100,7 @@ static int64_t discard_op(void *arg)
 
 	if (st->next >= st->end)
 		return WL_OP_DONE;
+	st->calls++;
 	if (st->blk)
 		ret = ioctl(st->fd, BLKDISCARD, range);
 	else
@@ -111,5 +118,6 @@ const struct wl_ops wl_discard_ops = {
 	.cleanup = discard_cleanup,
 	.describe = discard_describe,
 	.footprint = discard_footprint,
+	.syscalls = discard_syscalls,
 	.unit = "discard of bs bytes (BLKDISCARD on a device, a punched hole in a file)",
 };
