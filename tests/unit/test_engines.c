@@ -141,26 +141,36 @@ static void run_all(const struct engine_ops *e, struct engine_ctx *ctx, struct i
 	}
 }
 
+/* A scratch file of DQD blocks (unlinked: *fd holds it) and DQD aligned
+ * buffers in *bufs for e; false, saying why, when e does not work here. */
+static bool engine_file(const struct engine_ops *e, int *fd, unsigned char **bufs)
+{
+	char path[] = "/var/tmp/test_engines.XXXXXX", why[256] = "";
+
+	if (e->probe(why, sizeof(why)) < 0) {
+		print_message("%s: %s (skipped)\n", e->name, why);
+		return false;
+	}
+	*fd = mkstemp(path);
+	assert_true(*fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(*fd, DQD * DBS), 0);
+	assert_int_equal(posix_memalign((void **)bufs, 4096, DQD * DBS), 0);
+	return true;
+}
+
 /* Each engine (registered buffers or not: bufs given, then NULL) writes
  * eight blocks of distinct bytes out of order, the file holds them, and
  * it reads them back into cleared buffers. */
 static void engine_data(const struct engine_ops *e, bool give_bufs)
 {
-	char path[] = "/var/tmp/test_engines.XXXXXX", why[256] = "";
 	struct engine_ctx ctx = { .qd = DQD };
 	struct io_req reqs[DQD];
 	unsigned char *bufs = NULL, want[DBS], got[DBS];
 	int fd;
 
-	if (e->probe(why, sizeof(why)) < 0) {
-		print_message("%s: %s (skipped)\n", e->name, why);
+	if (!engine_file(e, &fd, &bufs))
 		return;
-	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	unlink(path);
-	assert_int_equal(ftruncate(fd, DQD * DBS), 0);
-	assert_int_equal(posix_memalign((void **)&bufs, 4096, DQD * DBS), 0);
 	ctx.fd = fd;
 	ctx.bufs = give_bufs ? bufs : NULL;
 	ctx.buf_len = DBS;
@@ -221,7 +231,6 @@ static void test_engine_data(void **state)
  */
 static void engine_syscalls(const struct engine_ops *e)
 {
-	char path[] = "/var/tmp/test_engines.XXXXXX", why[256] = "";
 	struct engine_ctx ctx = { .qd = DQD };
 	struct io_req reqs[DQD], *r, *done[DQD];
 	unsigned char *bufs = NULL;
@@ -229,15 +238,8 @@ static void engine_syscalls(const struct engine_ops *e)
 	uint64_t submitted;
 	int fd, got;
 
-	if (e->probe(why, sizeof(why)) < 0) {
-		print_message("%s: %s (skipped)\n", e->name, why);
+	if (!engine_file(e, &fd, &bufs))
 		return;
-	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	unlink(path);
-	assert_int_equal(ftruncate(fd, DQD * DBS), 0);
-	assert_int_equal(posix_memalign((void **)&bufs, 4096, DQD * DBS), 0);
 	ctx.fd = e->flags & ENGINE_F_NO_IO ? -1 : fd;
 	assert_int_equal(e->init(&ctx), 0);
 	assert_int_equal(ctx.syscalls, 0);
