@@ -22,9 +22,9 @@ void mpi_test_start(void *arg)
 enum {
 	U_OPS, U_BYTES, U_RUNTIME, U_ERRORS, U_START, U_END, U_DEV_VALID, U_DEV_READ,
 	U_DEV_WRITE, U_ERRNO, U_ERROFF, U_LAT_N, U_LAT_MIN, U_LAT_MAX, U_LAT_SUM,
-	U_LAT_SUMSQ_LO, U_LAT_SUMSQ_HI, U_N
+	U_LAT_SUMSQ_LO, U_LAT_SUMSQ_HI, U_SYSCALLS_VALID, U_SYSCALLS, U_N
 };
-enum { D_USER, D_SYS, D_USEC_OP, D_N };
+enum { D_USER, D_SYS, D_USEC_OP, D_JOB_MAX, D_N };
 
 static void card_of(const struct mpi_run *m, const struct test_result *tr, uint64_t end,
 		    uint64_t *u, double *d)
@@ -48,9 +48,12 @@ static void card_of(const struct mpi_run *m, const struct test_result *tr, uint6
 	u[U_LAT_SUM] = h ? h->sum : 0;
 	u[U_LAT_SUMSQ_LO] = h ? (uint64_t)h->sumsq : 0;
 	u[U_LAT_SUMSQ_HI] = h ? (uint64_t)(h->sumsq >> 64) : 0;
+	u[U_SYSCALLS_VALID] = tr->syscalls_valid;
+	u[U_SYSCALLS] = tr->syscalls;
 	d[D_USER] = tr->cpu_user_pct;
 	d[D_SYS] = tr->cpu_sys_pct;
 	d[D_USEC_OP] = tr->usec_per_op;
+	d[D_JOB_MAX] = tr->cpu_job_max_pct;
 }
 
 /* Device counters are a host's, seen alike by every rank on it: the
@@ -78,7 +81,8 @@ static void host_dev(const struct mpi_run *m, const struct result_ranks *rr, con
 /*
  * The root's test becomes the sum of every rank's, device bytes once per
  * host (host_dev). CPU percent adds up (each rank's CPU over its own
- * window); CPU per op is over all ops.
+ * window); CPU per op is over all ops; the tool's system calls add up
+ * (counted when every rank's were), its busiest job is the busiest of any.
  */
 static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uint64_t *u,
 		      const double *d)
@@ -91,6 +95,9 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 	tr->dev_valid = true;
 	tr->dev_read_bytes = tr->dev_write_bytes = 0;
 	tr->cpu_user_pct = tr->cpu_sys_pct = 0;
+	tr->cpu_job_max_pct = 0;
+	tr->syscalls_valid = true;
+	tr->syscalls = 0;
 	tr->first_errno = 0;
 	if (h) {
 		h->n = h->sum = h->max = 0;
@@ -125,6 +132,10 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 		tr->cpu_user_pct += di[D_USER];
 		tr->cpu_sys_pct += di[D_SYS];
 		cpu_us += di[D_USEC_OP] * (double)ui[U_OPS];
+		tr->syscalls_valid = tr->syscalls_valid && ui[U_SYSCALLS_VALID];
+		tr->syscalls += ui[U_SYSCALLS];
+		if (di[D_JOB_MAX] > tr->cpu_job_max_pct)
+			tr->cpu_job_max_pct = di[D_JOB_MAX];
 		if (h) {
 			h->n += ui[U_LAT_N];
 			h->sum += ui[U_LAT_SUM];
