@@ -42,12 +42,7 @@ OUT=${OUT:-}
 case $REPEAT$SIZE_MIB in
 *[!0-9]*) echo "fscrypt.sh: REPEAT and SIZE_MIB are whole numbers" >&2; exit 2 ;;
 esac
-if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
-	DISKBENCH=$(pwd)/diskbench
-elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
-	DISKBENCH=$(pwd)/build/diskbench
-fi
-need_diskbench
+bench_diskbench
 need_cmd python3 losetup mkfs.ext4 mount
 [ -n "$OUT" ] && { mkdir -p "$OUT" || exit 1; }
 

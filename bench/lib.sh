@@ -21,3 +21,15 @@ if not m:
 f = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "h": 3600}
 print(float(m.group(1)) * f[m.group(2)])' "$1" "$LIB_NAME"
 }
+
+# bench_diskbench: $DISKBENCH, else ./diskbench or build/diskbench from the
+# directory the script was started in, else what need_diskbench finds.
+bench_diskbench()
+{
+	if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
+		DISKBENCH=$(pwd)/diskbench
+	elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
+		DISKBENCH=$(pwd)/build/diskbench
+	fi
+	need_diskbench
+}

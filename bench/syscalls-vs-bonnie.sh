@@ -48,12 +48,7 @@ FILES=${FILES:-4096}
 FILE_SIZE=${FILE_SIZE:-0}
 DIR=${DIR:-/var/tmp}
 
-if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
-	DISKBENCH=$(pwd)/diskbench
-elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
-	DISKBENCH=$(pwd)/build/diskbench
-fi
-need_diskbench
+bench_diskbench
 need_cmd python3
 command -v bonnie++ >/dev/null || apt_install bonnie++
 command -v strace >/dev/null || apt_install strace

@@ -108,12 +108,7 @@ CHAR_MB=${CHAR_MB:-}
 PARTS=${PARTS:-char block meta wall}
 RESULTS=${RESULTS:-}
 
-if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
-	DISKBENCH=$(pwd)/diskbench
-elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
-	DISKBENCH=$(pwd)/build/diskbench
-fi
-need_diskbench
+bench_diskbench
 
 command -v bonnie++ >/dev/null || apt_install bonnie++
 [ -x /usr/bin/time ] || apt_install time

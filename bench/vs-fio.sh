@@ -41,12 +41,7 @@ DISKDIR=${DISKDIR:-/var/tmp}
 RESULTS=${RESULTS:-}
 
 [ "$(id -u)" -eq 0 ] || { echo "vs-fio.sh: needs root (loop devices)" >&2; exit 2; }
-if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
-	DISKBENCH=$(pwd)/diskbench
-elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
-	DISKBENCH=$(pwd)/build/diskbench
-fi
-need_diskbench
+bench_diskbench
 
 TOOLS="diskbench fio"
 if [ -n "${BEFORE:-}" ]; then

@@ -36,12 +36,7 @@ RESULTS=${RESULTS:-}
 case $ROUNDS$SIZE_MIB in
 *[!0-9]*) echo "vs-hdparm.sh: ROUNDS and SIZE_MIB are whole numbers" >&2; exit 2 ;;
 esac
-if [ -z "${DISKBENCH:-}" ] && [ -x ./diskbench ]; then
-	DISKBENCH=$(pwd)/diskbench
-elif [ -z "${DISKBENCH:-}" ] && [ -x build/diskbench ]; then
-	DISKBENCH=$(pwd)/build/diskbench
-fi
-need_diskbench
+bench_diskbench
 command -v hdparm >/dev/null || apt_install hdparm
 need_cmd python3 losetup
 
