@@ -1,8 +1,12 @@
 /* merge.c - one test in step on every rank, and its sum over all of them. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "mpi_int.h"
@@ -164,6 +168,34 @@ static int agree_ran(const struct mpi_run *m, int ret, struct test_result *tr, c
 	return -ECANCELED;
 }
 
+/*
+ * For tests: with DISKBENCH_MPI_HIST_DIR set, each rank writes its own
+ * histogram of each test, before the reduction, to DIR/rankR-testK.hist
+ * ("bucket_low count" per bucket that holds any), so that a test can sum
+ * them and compare with the merged one. A file that exists is left alone.
+ */
+static void dump_hist(const struct mpi_run *m, const struct hist *h)
+{
+	const char *dir = getenv("DISKBENCH_MPI_HIST_DIR");
+	char path[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	if (!dir || !*dir || !h)
+		return;
+	snprintf(path, sizeof(path), "%s/rank%d-test%u.hist", dir, m->rank, m->ntest);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (h->count[i])
+			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", hist_bucket_low(i), h->count[i]);
+	fclose(f);
+}
+
 int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t errlen)
 {
 	struct mpi_run *m = arg;
@@ -191,6 +223,8 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 	/* The buckets are fixed (hist.h): summing the arrays is the exact
 	 * histogram of every I/O of every rank. A rank without one (no
 	 * latency recorded) adds zeros. */
+	dump_hist(m, tr->lat);
+	m->ntest++;
 	has_lat = tr->lat != NULL;
 	MPI_Bcast(&has_lat, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (has_lat) {

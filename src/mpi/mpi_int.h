@@ -18,6 +18,7 @@ struct mpi_run {
 	char name[48];		/* "diskbench-mpi: rank 2", cli_name */
 	struct run_result *r;	/* the result (the root's is reported) */
 	uint64_t start_ns;	/* this rank's window of the current test */
+	unsigned ntest;		/* tests done so far */
 	bool timeline_noted;
 };
 

@@ -74,10 +74,11 @@ mpi_start()
 }
 
 # ---- 4 ranks: sums, the merged histogram, barriers, the report ---------------
-mkdir -p d0 d1 d2 d3
-"${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" --test seq-read,rand-write --qd 1,8 \
-	--json four.json "$T/d%r" >four.txt 2>four.err || fail "np 4: exit $?: $(cat four.err)"
-python3 - four.json <<'PY' || fail "np 4: see above"
+mkdir -p d0 d1 d2 d3 hist
+DISKBENCH_MPI_HIST_DIR=$T/hist "${MPIRUN[@]}" -np 4 "$DISKBENCH_MPI" "${RUN[@]}" \
+	--test seq-read,rand-write --qd 1,8 --json four.json "$T/d%r" >four.txt 2>four.err ||
+	fail "np 4: exit $?: $(cat four.err)"
+python3 - four.json hist <<'PY' || fail "np 4: see above"
 import json, sys
 d = json.load(open(sys.argv[1]))
 m = d["mpi"]
@@ -102,6 +103,15 @@ for t in tests:
     assert lat["sum"] == sum(r["lat_ns"]["sum"] for r in rk), t["name"]
     assert lat["min"] == min(r["lat_ns"]["min"] for r in rk), t["name"]
     assert lat["max"] == max(r["lat_ns"]["max"] for r in rk), t["name"]
+    # exactly: the merged histogram is the bucket-by-bucket sum of the
+    # ranks' own (each rank wrote its own, before the reduction)
+    k = tests.index(t)
+    own = {}
+    for rank in range(4):
+        for line in open("%s/rank%d-test%d.hist" % (sys.argv[2], rank, k)):
+            low, c = map(int, line.split())
+            own[low] = own.get(low, 0) + c
+    assert own == {low: c for low, c in lat["histogram"]}, (t["name"], "histograms differ")
     im = t["imbalance"]
     rates = [r["bytes_per_sec"] for r in rk]
     assert rk[im["slowest_rank"]]["bytes_per_sec"] == min(rates), (im, rates)
