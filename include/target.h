@@ -45,6 +45,10 @@ struct target_info {
 	int discard;		/* 1 the device discards, 0 not, -1 unknown */
 	uint64_t discard_granularity; /* bytes (queue/discard_granularity); 0 unknown */
 	uint64_t discard_max_bytes;   /* per request (queue/discard_max_bytes); 0 none */
+	/* The link the disk is on (transport.h): "SATA 6.0 Gbps", "" unknown,
+	 * and the most it carries, bytes/s (0 unknown). */
+	char transport[32];
+	uint64_t transport_bps;
 	/* A loop device (the target's disk): 1 it reads and writes its
 	 * backing file with direct I/O, 0 through the file's page cache (then
 	 * O_DIRECT on the loop device is served from that cache), -1 not a

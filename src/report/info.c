@@ -167,6 +167,9 @@ static void info_device(struct textw *w, const struct target_info *t)
 	iw_line(w, "write cache:", "%s", t->write_cache < 0 ? "unknown" :
 		t->write_cache ? "write back (the device acknowledges writes before they are "
 		"on stable media; flushes make them durable)" : "write through");
+	if (t->transport_bps)
+		iw_line(w, "transport:", "%s, at most %.0f MB/s", t->transport,
+			(double)t->transport_bps / 1e6);
 	if (t->discard == 1 && t->discard_granularity)
 		iw_line(w, "discard:", "yes, in units of %" PRIu64 " bytes, at most %" PRIu64
 			" MiB per request (queue/discard_granularity, discard_max_bytes)",

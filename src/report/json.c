@@ -132,6 +132,8 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_tristate(w, "discard", t->discard);
 	jw_u64(w, "discard_granularity", t->discard_granularity);
 	jw_u64(w, "discard_max_bytes", t->discard_max_bytes);
+	jw_field(w, "transport", t->transport);
+	jw_u64(w, "transport_bytes_per_sec", t->transport_bps);
 	jw_tristate(w, "loop_direct_io", t->loop_dio);
 	jw_u64(w, "logical_block_size", t->logical_block_size);
 	jw_u64(w, "physical_block_size", t->physical_block_size);

@@ -141,6 +141,14 @@ void result_cliff(struct test_result *t)
 	t->cliff_valid = true;
 }
 
+/* Faster than the disk's link can carry (a USB 2 stick at 500 MB/s): not
+ * the disk. Reads the page cache answered are flagged as cached already. */
+static bool beyond_transport(const struct test_result *t, const struct target_info *ti)
+{
+	return ti->transport_bps && !t->cached &&
+	       t->bytes_per_sec > 1.05 * (double)ti->transport_bps;
+}
+
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
 	const struct target_info *ti = &r->target;
@@ -182,8 +190,17 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "what is counted, so the rates are the compressor's, not "
 					   "the disk's", t->name, (int)sizeof(ti->compression),
 					   ti->compression);
-		t->implausible = in->moves_data && implausible(t, ti);
-		if (t->implausible)
+		t->implausible = false;
+		if (in->moves_data && beyond_transport(t, ti)) {
+			t->implausible = true;
+			result_add_warning(r, "%s: implausible: %.0f MB/s is more than its link "
+					   "carries (%s: at most %.0f MB/s); a cache above the link "
+					   "answered, or the link is not what sysfs says", t->name,
+					   t->bytes_per_sec / 1e6, ti->transport,
+					   (double)ti->transport_bps / 1e6);
+		}
+		if (in->moves_data && implausible(t, ti)) {
+			t->implausible = true;
 			result_add_warning(r, "%s: implausible for a rotational disk: its median "
 					   "random read took %.0f us, and a seek and half a turn take "
 					   "milliseconds; a cache below it answered (the host's page "
@@ -192,6 +209,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "its queue/rotational says (virtual disks often say so "
 					   "wrongly)", t->name,
 					   median_ns(t) / 1e3);
+		}
 		/* a write cliff is what such a test looks for: said on its own */
 		if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
 			char when[48] = "the window";

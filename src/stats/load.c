@@ -306,6 +306,10 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	     get_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
 	    (json_object_get(o, "discard_max_bytes") &&
 	     get_u64(l, w, o, "discard_max_bytes", &t->discard_max_bytes)) ||
+	    (json_object_get(o, "transport") &&
+	     get_str(l, w, o, "transport", t->transport, sizeof(t->transport))) ||
+	    (json_object_get(o, "transport_bytes_per_sec") &&
+	     get_u64(l, w, o, "transport_bytes_per_sec", &t->transport_bps)) ||
 	    get_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
 	    get_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
 	    /* probe.c joins the layers with ", " */

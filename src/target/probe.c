@@ -18,6 +18,7 @@
 #include "fsprobe.h"
 #include "mountinfo.h"
 #include "sysfs.h"
+#include "transport.h"
 #include "target.h"
 
 const char *target_kind_name(enum target_kind k)
@@ -215,6 +216,8 @@ static void probe_queue(struct target_info *t)
 	t->discard_max_bytes = v > 0 ? (uint64_t)v : 0;
 	v = read_num(-1, sys, "queue/discard_granularity");
 	t->discard_granularity = v > 0 ? (uint64_t)v : 0;
+	snprintf(buf, sizeof(buf), "%s/device", sys);
+	t->transport_bps = transport_probe(buf, t->transport, sizeof(t->transport));
 	v = strncmp(t->disk, "loop", 4) ? -1 : read_num(-1, sys, "loop/dio");
 	t->loop_dio = v == 0 || v == 1 ? (int)v : -1;
 	sysfs_read(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
