@@ -13,7 +13,12 @@
 #         that reads hit allocated blocks.
 # Cases, all O_DIRECT and time-based; fio keeps its defaults otherwise:
 #   4k randread io_uring QD32, 4k randread sync QD1 (fio psync),
-#   4k randread libaio QD32, 1m seqread io_uring QD8.
+#   4k randread libaio QD32, 1m seqread io_uring QD8, 4k randread io_uring
+#   QD128 against fio's best (--fixedbufs --registerfiles), and 2 jobs of
+#   4k randread io_uring QD32 (fio --numjobs=2 --group_reporting).
+# The last table holds issue 14's targets on shm, each from the ratios of
+# the rounds (one diskbench run against the fio run of the same round):
+# median [min-max] and whether the median meets the target.
 # Every round runs each case with both tools back to back, and who goes first
 # alternates between rounds. Both get the same ramp. BEFORE names another
 # diskbench binary (an older build): it runs as a third tool in every round,
@@ -89,6 +94,8 @@ CASES=(
 	"4k-randread-sync-qd1|--engine sync --test rand-read --bs 4k --qd 1|--ioengine=psync --rw=randread --bs=4k --iodepth=1"
 	"4k-randread-libaio-qd32|--engine libaio --test rand-read --bs 4k --qd 32|--ioengine=libaio --rw=randread --bs=4k --iodepth=32"
 	"1m-seqread-io_uring-qd8|--engine io_uring --test seq-read --bs 1m --qd 8|--ioengine=io_uring --rw=read --bs=1m --iodepth=8"
+	"4k-randread-io_uring-qd128|--engine io_uring --test rand-read --bs 4k --qd 128|--ioengine=io_uring --rw=randread --bs=4k --iodepth=128 --fixedbufs --registerfiles"
+	"4k-randread-io_uring-qd32-j2|--engine io_uring --test rand-read --bs 4k --qd 32 --jobs 2|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --numjobs=2 --group_reporting"
 )
 
 # ONLY=REGEX keeps the cases whose name matches (e.g. ONLY=sync).
@@ -208,6 +215,40 @@ for target, case in keys:
              dc, fc, ratio(dc, fc), de, fe, ratio(de, fe)))
 print("cpu = CPU us/op as the tool reports it; ext = whole-process user+sys from /usr/bin/time"
       " / (IOPS x (ramp + runtime))")
+
+def round_ratios(target, case, col, invert=False):
+    by = {}
+    for r in rows:
+        if r["target"] == target and r["case"] == case and r["tool"] in ("diskbench", "fio"):
+            by.setdefault(r["round"], {})[r["tool"]] = float(r[col])
+    v = []
+    for k in by.values():
+        if "diskbench" in k and "fio" in k and k["diskbench"] and k["fio"]:
+            v.append(k["fio"] / k["diskbench"] if invert else k["diskbench"] / k["fio"])
+    return v
+
+# (case, what, column, invert, goal, higher-is-better)
+TARGETS = [
+    ("4k-randread-io_uring-qd32", "IOPS per CPU-second vs fio defaults", "cpu_ext_us", True, 1.3, True),
+    ("4k-randread-io_uring-qd128", "CPU per I/O vs fio --fixedbufs --registerfiles", "cpu_ext_us", False, 0.85, False),
+    ("4k-randread-io_uring-qd128", "IOPS vs fio --fixedbufs --registerfiles", "iops", False, 1.0, True),
+    ("4k-randread-libaio-qd32", "IOPS vs fio libaio", "iops", False, 1.0, True),
+    ("4k-randread-io_uring-qd32-j2", "IOPS, 2 jobs vs fio numjobs=2", "iops", False, 1.0, True),
+    ("4k-randread-io_uring-qd32-j2", "CPU per I/O, 2 jobs vs fio numjobs=2", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-sync-qd1", "IOPS, sync QD1 vs fio psync", "iops", False, 0.97, True),
+]
+if any(t == "shm" for t, _ in keys):
+    print()
+    print("targets (shm), diskbench / fio per round: median [min-max] n; goal")
+    for case, what, col, inv, goal, up in TARGETS:
+        v = round_ratios("shm", case, col, inv)
+        if not v:
+            continue
+        m = statistics.median(v)
+        ok = m >= goal if up else m <= goal
+        print("  %-48s %6.3f [%.3f-%.3f] n=%d  %s %.2f: %s"
+              % (what, m, min(v), max(v), len(v), ">=" if up else "<=", goal,
+                 "met" if ok else "NOT met"))
 if any(r["tool"] == "before" for r in rows):
     print()
     print("medians; ratio = diskbench / the BEFORE build (the same machine, the same rounds)")
