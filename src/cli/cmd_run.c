@@ -458,6 +458,16 @@ static int do_plan(struct run_ctx *c)
 			return ret;
 	}
 	word_plan(c);
+	/* More jobs than --cpus gives: they share, job i on the (i mod n)-th. */
+	for (unsigned i = 0; c->s.ncpus && i < p->n; i++) {
+		if (p->specs[i].jobs <= c->s.ncpus)
+			continue;
+		result_add_warning(&c->r, "--cpus: %u jobs of %s on %zu CPU%s: jobs share them "
+				   "(job i runs on the (i mod %zu)-th), and its numbers include "
+				   "that", p->specs[i].jobs, p->names[i], c->s.ncpus,
+				   c->s.ncpus == 1 ? "" : "s", c->s.ncpus);
+		break;
+	}
 	/* Lay out enough for the largest working set of the plan. */
 	c->size = 0;
 	for (unsigned i = 0; i < p->n; i++)

@@ -20,6 +20,14 @@ expect_usage "--size: invalid size" --size 1.3b .
 expect_usage "--seed: invalid number" --seed 0x10 .
 expect_usage "--cpus: invalid CPU list" --cpus 3-1 .
 expect_usage "--cpus: CPU 4095 is not online" --cpus 4095 .
+# more jobs than CPUs given: they share them, and the result says so
+mkdir jobs
+"$DISKBENCH" --engine null --test rand-read --qd 1 --jobs 3 --cpus 0 --runtime 50ms --ramp 0 \
+	--quiet --json jobs.json jobs 2>jobs.err || fail "--jobs 3 --cpus 0: exit $?: $(cat jobs.err)"
+grep -q -- "--cpus: 3 jobs of rand-read 4k qd1 j3 on 1 CPU: jobs share them" jobs.err ||
+	fail "--jobs 3 --cpus 0: no warning: $(cat jobs.err)"
+json jobs.json 'd["warnings"]' | grep -q -- "--cpus: 3 jobs" || fail "--jobs 3 --cpus 0: not in the JSON"
+rm -rf jobs jobs.json jobs.err
 expect_usage "--engine: unknown engine 'nope'" --engine nope .
 expect_usage "--test: unknown test 'nope'" --test nope .
 expect_usage "--test: empty name" --test seq-read, .
