@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_ENGINE_H
 #define DISKBENCH_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,10 @@ struct engine_ctx {
 	 * own cost in the result. Zeroed by the runner before init(); read
 	 * only by the thread that calls submit() and reap(). */
 	uint64_t syscalls;
+	/* Poll for completions instead of waiting for interrupts (--hipri),
+	 * set before init(); an engine that cannot fails init with
+	 * -EOPNOTSUPP. Only io_uring can (IORING_SETUP_IOPOLL, O_DIRECT). */
+	bool hipri;
 	void *priv;		/* engine private state, owned by init/cleanup */
 };
 

@@ -49,6 +49,7 @@ struct settings {
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */
 	bool drop_caches;	/* sync + drop the page cache before each test */
 	bool trim;		/* discard before each write test (target_trim) */
+	bool hipri;		/* io_uring: polled completions (IORING_SETUP_IOPOLL) */
 	bool verify;		/* write self-checking blocks, read them back after
 				 * each write test's window (runner.h) */
 	/* --steady-state: each test in rounds until SNIA PTS steady state

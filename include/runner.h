@@ -51,6 +51,8 @@ struct test_spec {
 	uint64_t seed;
 	bool zero_data;		/* --data zero: the write buffers hold zeros (and
 				 * the stamps), not incompressible data */
+	bool hipri;		/* --hipri: the engine polls for completions
+				 * (engine_ctx.hipri) */
 	/* --verify: stamp every block written with a self-checking header
 	 * (verify.h) and, after the measured window and the device counters'
 	 * end sample, read back every block the jobs wrote and check it

@@ -43,6 +43,7 @@ struct target_info {
 	int max_sectors_kb;	/* -1 unknown */
 	int write_cache;	/* 1 write back, 0 write through, -1 unknown */
 	int discard;		/* 1 the device discards, 0 not, -1 unknown */
+	int io_poll;		/* 1 it has poll queues (queue/io_poll), 0 not, -1 unknown */
 	uint64_t discard_granularity; /* bytes (queue/discard_granularity); 0 unknown */
 	uint64_t discard_max_bytes;   /* per request (queue/discard_max_bytes); 0 none */
 	/* The link the disk is on (transport.h): "SATA 6.0 Gbps", "" unknown,

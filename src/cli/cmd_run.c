@@ -437,6 +437,33 @@ static int check_verify(struct run_ctx *c)
 
 /* The tests, what was left out and why, and whether the machine, the
  * file system and the process limits can take them. */
+/* --hipri where it can work, before anything runs: io_uring, O_DIRECT,
+ * and a device with poll queues (NVMe with nvme.poll_queues=N). */
+static int check_hipri(struct run_ctx *c)
+{
+	const char *dev = c->ti.disk[0] ? c->ti.disk : c->ti.path;
+
+	if (strcmp(c->e->name, "io_uring")) {
+		cli_error("--hipri: only the io_uring engine polls for completions (not %s)",
+			  c->e->name);
+		return EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < c->plan.n; i++) {
+		if (!c->plan.specs[i].direct && c->plan.specs[i].wl->kind == WL_BLOCK) {
+			cli_error("--hipri: polled completions need O_DIRECT, and %s is buffered",
+				  c->plan.names[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->ti.io_poll != 1) {
+		cli_error("--hipri: %s has no poll queues (queue/io_poll is %s): polling needs "
+			  "a device that has them, such as NVMe loaded with nvme.poll_queues=N",
+			  dev, c->ti.io_poll == 0 ? "0" : "unknown");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int do_plan(struct run_ctx *c)
 {
 	struct plan *p = &c->plan;
@@ -473,6 +500,11 @@ static int do_plan(struct run_ctx *c)
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->specs[i].size > c->size)
 			c->size = p->specs[i].size;
+	if (c->s.hipri) {
+		ret = check_hipri(c);
+		if (ret != EXIT_OK)
+			return ret;
+	}
 	if (c->s.precondition &&
 	    plan_precondition(&c->s, c->e, &c->ti, c->size, &c->pre, err, sizeof(err))) {
 		cli_error("%s", err);

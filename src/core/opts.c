@@ -136,6 +136,10 @@ static const struct opt_def opt_table[] = {
 	{ .name = "verify", .kind = OPT_SET_BOOL, .off = F(verify),
 	  .echo = true, .scope = SC_RUN,
 	  .help = "self-checking writes (offset, seed, crc32c), read back after each write test" },
+	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "
+		  "with nvme.poll_queues)" },
 	{ .name = "steady-state", .kind = OPT_SET_BOOL, .off = F(steady_state),
 	  .echo = true, .scope = SC_RUN,
 	  .help = "run each test in rounds until steady (SNIA PTS: 5 rounds within 20 %, "
@@ -558,7 +562,7 @@ void opts_echo(const struct settings *s, struct run_result *r)
 		 * nor does an unset interval (each timeline says its own). */
 		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
 		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns) ||
-		    (o->off == F(trim) && !s->trim) || (o->off == F(verify) && !s->verify) ||
+		    (o->off == F(trim) && !s->trim) || (o->off == F(hipri) && !s->hipri) || (o->off == F(verify) && !s->verify) ||
 		    (o->off == F(steady_state) && !s->steady_state) ||
 		    (o->off == F(round_ns) && !s->round_ns) ||
 		    (o->off == F(max_rounds) && !s->max_rounds) ||

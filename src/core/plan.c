@@ -327,6 +327,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.passes = w->passes,
 				.seed = gs.seed,
 				.zero_data = gs.data && !strcmp(gs.data, "zero"),
+				.hipri = in->run->hipri,
 				.verify = gs.verify && wl_verifiable(w),
 				.stamp = gs.verify && wl_verifiable(w),
 				.cpus = in->run->ncpus ? in->run->cpus : NULL,

@@ -413,6 +413,7 @@ static int worker_setup(struct worker *w)
 	w->db.fd = w->ctx.fd;
 	w->ctx.bufs = w->ctx.fd >= 0 ? w->bufs : NULL;
 	w->ctx.buf_len = s->bs;
+	w->ctx.hipri = s->hipri;
 	ret = s->engine->init(&w->ctx);
 	w->engine_ready = true;
 	if (ret)

@@ -184,7 +184,8 @@ static int uring_init(struct engine_ctx *ctx)
 	 */
 	ret = -EINVAL;
 	for (i = 0; i < NSETUPS && ret == -EINVAL; i++)
-		ret = io_uring_queue_init(ctx->qd, &p->ring, uring_setups[i]);
+		ret = io_uring_queue_init(ctx->qd, &p->ring, uring_setups[i] |
+					  (ctx->hipri ? IORING_SETUP_IOPOLL : 0));
 	if (ret < 0) {
 		free(p);
 		return ret;

@@ -130,6 +130,7 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_int_or_null(w, "max_sectors_kb", t->max_sectors_kb);
 	jw_tristate(w, "write_cache", t->write_cache);
 	jw_tristate(w, "discard", t->discard);
+	jw_tristate(w, "io_poll", t->io_poll);
 	jw_u64(w, "discard_granularity", t->discard_granularity);
 	jw_u64(w, "discard_max_bytes", t->discard_max_bytes);
 	jw_field(w, "transport", t->transport);

@@ -302,6 +302,7 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	    get_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
 	    get_tristate(l, w, o, "write_cache", &t->write_cache) ||
 	    get_tristate(l, w, o, "discard", &t->discard) ||
+	    (json_object_get(o, "io_poll") && get_tristate(l, w, o, "io_poll", &t->io_poll)) ||
 	    (json_object_get(o, "discard_granularity") &&
 	     get_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
 	    (json_object_get(o, "discard_max_bytes") &&

@@ -211,6 +211,8 @@ static void probe_queue(struct target_info *t)
 	if (!sysfs_read(buf, sizeof(buf), "%s/queue/write_cache", sys))
 		t->write_cache = !strcmp(buf, "write back") ? 1 :
 				 !strcmp(buf, "write through") ? 0 : -1;
+	v = read_num(-1, sys, "queue/io_poll");
+	t->io_poll = v == 0 || v == 1 ? (int)v : -1;
 	v = read_num(-1, sys, "queue/discard_max_bytes");
 	t->discard = v < 0 ? -1 : v > 0;
 	t->discard_max_bytes = v > 0 ? (uint64_t)v : 0;
@@ -600,6 +602,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	t->max_sectors_kb = -1;
 	t->write_cache = -1;
 	t->discard = -1;
+	t->io_poll = -1;
 	t->loop_dio = -1;
 	t->direct_io = -1;
 	if (err && errlen)

@@ -20,6 +20,15 @@ expect_usage "--size: invalid size" --size 1.3b .
 expect_usage "--seed: invalid number" --seed 0x10 .
 expect_usage "--cpus: invalid CPU list" --cpus 3-1 .
 expect_usage "--cpus: CPU 4095 is not online" --cpus 4095 .
+# --hipri: io_uring, O_DIRECT and a device with poll queues, else refused
+expect_usage "--hipri: only the io_uring engine polls for completions (not sync)" \
+	--hipri --engine sync --test rand-read .
+expect_usage "--hipri: polled completions need O_DIRECT, and rand-read 4k qd1 is buffered" \
+	--hipri --engine io_uring --buffered --test rand-read --qd 1 .
+if [ "$("$DISKBENCH" info --json - . | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["io_poll"])')" = False ]; then
+	expect_usage "has no poll queues (queue/io_poll is 0)" --hipri --engine io_uring \
+		--test rand-read .
+fi
 # more jobs than CPUs given: they share them, and the result says so
 mkdir jobs
 "$DISKBENCH" --engine null --test rand-read --qd 1 --jobs 3 --cpus 0 --runtime 50ms --ramp 0 \
