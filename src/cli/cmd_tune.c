@@ -662,7 +662,9 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	for (const char *const *o = (const char *const[]){ "test", "repeat", "csv", "bonnie-csv",
 							   "profile", "steady-state", "round",
 							   "max-rounds", "trim", "verify",
-							   "drop-caches", "label", NULL }; *o; o++) {
+							   "drop-caches", "label", "precondition",
+							   "precondition-size", "hipri", NULL };
+	     *o; o++) {
 		if (opts_given(&c->cli, *o)) {
 			cli_error("tune: --%s is a run option tune does not take (--workload, "
 				  "--blocks, --json and --html are tune's)", *o);

@@ -73,6 +73,8 @@ expect_refusal 2 "blocks" --blocks 1 "$SHM"
 expect_refusal 2 "does not take" --repeat 3 "$SHM"
 expect_refusal 2 "--trim is a run option tune does not take" --trim "$SHM"
 expect_refusal 2 "--steady-state is a run option tune does not take" --steady-state "$SHM"
+expect_refusal 2 "--precondition is a run option tune does not take" --precondition "$SHM"
+expect_refusal 2 "--hipri is a run option tune does not take" --hipri "$SHM"
 # Not root: what it would sweep and why it cannot, exit 3.
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	mode=$(stat -c %a "$SHM")
