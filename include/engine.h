@@ -44,8 +44,8 @@ struct engine_ctx {
 	 * only by the thread that calls submit() and reap(). */
 	uint64_t syscalls;
 	/* Poll for completions instead of waiting for interrupts (--hipri),
-	 * set before init(); an engine that cannot fails init with
-	 * -EOPNOTSUPP. Only io_uring can (IORING_SETUP_IOPOLL, O_DIRECT). */
+	 * set before init(); the runner sets it only for an engine with
+	 * ENGINE_F_POLLS (io_uring: IORING_SETUP_IOPOLL, O_DIRECT). */
 	bool hipri;
 	void *priv;		/* engine private state, owned by init/cleanup */
 };
@@ -55,6 +55,7 @@ enum engine_flags {
 	ENGINE_F_DIRECT_ONLY = 1u << 1,	 /* only asynchronous with O_DIRECT */
 	ENGINE_F_FORCE_DIRECT = 1u << 2, /* always O_DIRECT (the direct engine) */
 	ENGINE_F_NO_IO = 1u << 3,	 /* moves no data (null engine) */
+	ENGINE_F_POLLS = 1u << 4,	 /* can poll for completions (engine_ctx.hipri) */
 };
 
 /* submit() and reap() of one ctx are always called from one thread, the one

@@ -443,7 +443,7 @@ static int check_hipri(struct run_ctx *c)
 {
 	const char *dev = c->ti.disk[0] ? c->ti.disk : c->ti.path;
 
-	if (strcmp(c->e->name, "io_uring")) {
+	if (!(c->e->flags & ENGINE_F_POLLS)) {
 		cli_error("--hipri: only the io_uring engine polls for completions (not %s)",
 			  c->e->name);
 		return EXIT_USAGE;

@@ -362,7 +362,7 @@ const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.desc = "io_uring via liburing: registered file and buffers, one system call "
 		"submits and waits",
-	.flags = 0,
+	.flags = ENGINE_F_POLLS,
 	.probe = uring_probe,
 	.init = uring_init,
 	.submit = uring_submit,

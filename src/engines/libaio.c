@@ -65,8 +65,6 @@ static int laio_init(struct engine_ctx *ctx)
 	int ret;
 
 	ctx->priv = NULL;
-	if (ctx->hipri)
-		return -EOPNOTSUPP;	/* only io_uring polls */
 	if (!ctx->qd)
 		return -EINVAL;
 	p = calloc(1, sizeof(*p));

@@ -17,8 +17,6 @@ static int null_probe(char *why, size_t whylen)
 
 static int null_init(struct engine_ctx *ctx)
 {
-	if (ctx->hipri)
-		return -EOPNOTSUPP;	/* only io_uring polls */
 	ctx->priv = ctx->qd ? done_fifo_new(ctx->qd) : NULL;
 	if (!ctx->qd)
 		return -EINVAL;

@@ -27,8 +27,6 @@ static int sync_init(struct engine_ctx *ctx)
 	struct sync_priv *p;
 
 	ctx->priv = NULL;
-	if (ctx->hipri)
-		return -EOPNOTSUPP;	/* only io_uring polls */
 	if (!ctx->qd)
 		return -EINVAL;
 	p = calloc(1, sizeof(*p));
