@@ -173,9 +173,10 @@ int plan_precondition(const struct settings *s, const struct engine_ops *e,
 		return -EINVAL;
 	}
 	total = s->precondition_size ? s->precondition_size : 2 * region;
+	/* less than the device: that much from its start, once (the option's
+	 * minimum, 1 MiB, holds whole blocks) */
 	if (total < region)
-		region = total - total % PRECONDITION_BS ? total - total % PRECONDITION_BS :
-			 PRECONDITION_BS;
+		region = total - total % PRECONDITION_BS;
 	if ((total + region - 1) / region > 1000) {
 		snprintf(err, errlen, "--precondition-size: %" PRIu64 " bytes would be more than "
 			 "1000 passes over the %" PRIu64 " bytes of %s", total, region, ti->path);
