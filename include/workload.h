@@ -287,6 +287,11 @@ static inline uint64_t wl_offsets_next(struct wl_offsets *g)
 	return g->base + blk * g->bs;
 }
 
+/* A WL_OPS job's state: size zeroed bytes, also put in *state for its
+ * cleanup; NULL (*state NULL, "out of memory" in err) when there is no
+ * memory. */
+void *wl_state_new(void **state, size_t size, char *err, size_t errlen);
+
 /* The cleanup of a WL_OPS job whose state holds one descriptor and one
  * buffer (rewrite, verify): closes fd unless it is negative, frees buf and
  * state. */

@@ -106,17 +106,13 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	const char *path;
 	int ret;
 
-	*state = NULL;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
+	st = wl_state_new(state, sizeof(*st), err, errlen);
+	if (!st)
 		return -ENOMEM;
-	}
 	st->fd = -1;
 	st->writing = writing;
 	st->syscall = job->params.char_mode == WL_CHAR_SYSCALL;
 	st->drop_behind = job->drop_behind;
-	*state = st;
 
 	/* Each job works on its own share of the working set. */
 	st->len = job->size / (job->jobs ? job->jobs : 1);

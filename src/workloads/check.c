@@ -55,12 +55,10 @@ static int verify_init(void **state, const struct wl_job *job, char *err, size_t
 	unsigned jobs = job->jobs ? job->jobs : 1;
 	uint64_t slice = job->size / jobs / VERIFY_UNIT * VERIFY_UNIT;
 
-	*state = NULL;
-	st = calloc(1, sizeof(*st));
+	st = wl_state_new(state, sizeof(*st), err, errlen);
 	if (!st)
 		return -ENOMEM;
 	st->fd = -1;
-	*state = st;
 	st->seed = job->seed;
 	st->unit = verify_unit(job->bs) ? verify_unit(job->bs) : VERIFY_UNIT;
 	st->pos = slice * job->job;

@@ -54,14 +54,10 @@ static int discard_init(void **state, const struct wl_job *job, char *err, size_
 	struct stat sb;
 	int ret;
 
-	*state = NULL;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
+	st = wl_state_new(state, sizeof(*st), err, errlen);
+	if (!st)
 		return -ENOMEM;
-	}
 	st->fd = -1;
-	*state = st;
 	st->bs = job->bs;
 	/* Like the sequential block tests: each job its own slice. */
 	slice = st->bs ? job->size / jobs / st->bs * st->bs : 0;

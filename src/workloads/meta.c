@@ -337,12 +337,9 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 			 (unsigned long long)job->params.nfiles, job->params.ndirs);
 		return -EINVAL;
 	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
+	st = wl_state_new(state, sizeof(*st), err, errlen);
+	if (!st)
 		return -ENOMEM;
-	}
-	*state = st;
 	st->mode = mode;
 	st->topfd = st->rootfd = -1;
 	st->nfiles = (uint32_t)job->params.nfiles;

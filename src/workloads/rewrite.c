@@ -58,14 +58,10 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 	struct wl_rng rng;
 	int ret;
 
-	*state = NULL;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
+	st = wl_state_new(state, sizeof(*st), err, errlen);
+	if (!st)
 		return -ENOMEM;
-	}
 	st->fd = -1;
-	*state = st;
 	st->bs = job->bs;
 	if (!st->bs || posix_memalign(&st->buf, BUF_ALIGN, st->bs)) {
 		snprintf(err, errlen, st->bs ? "out of memory" : "chunk size 0");

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -311,6 +312,14 @@ void wl_permute(uint32_t *idx, size_t n, struct wl_rng *r)
 		idx[i - 1] = idx[j];
 		idx[j] = t;
 	}
+}
+
+void *wl_state_new(void **state, size_t size, char *err, size_t errlen)
+{
+	*state = calloc(1, size);
+	if (!*state)
+		snprintf(err, errlen, "out of memory");
+	return *state;
 }
 
 void wl_release(void *state, int fd, void *buf)
