@@ -7,10 +7,32 @@
 
 #include "engine.h"
 
+/*
+ * The completion ring the kernel maps into our address space at the
+ * io_context_t (fs/aio.c; an ABI, not in the uapi headers). The kernel
+ * writes events and then tail; head is ours to advance once we have
+ * copied the events before it, which frees their slots for the kernel
+ * (it rereads head when it runs short: user_refill_reqs_available).
+ */
+struct laio_ring {
+	unsigned id;
+	unsigned nr;		/* events in the ring, >= what io_setup asked */
+	unsigned head;
+	unsigned tail;
+	unsigned magic;
+	unsigned compat_features;
+	unsigned incompat_features;
+	unsigned header_length;
+	struct io_event events[];
+};
+
+#define LAIO_RING_MAGIC 0xa10a10a1u
+
 struct laio_priv {
 	io_context_t ioctx;
 	int fd;
 	unsigned qd;
+	struct laio_ring *ring;	/* NULL: reap only with io_getevents */
 	struct iocb *iocbs;	/* one per request slot, indexed by io_req.idx */
 	struct io_event *events;
 };
@@ -84,6 +106,10 @@ static int laio_init(struct engine_ctx *ctx)
 		p->ioctx = 0;
 		goto fail;
 	}
+	p->ring = (struct laio_ring *)p->ioctx;
+	if (p->ring->magic != LAIO_RING_MAGIC || p->ring->incompat_features ||
+	    p->ring->header_length != sizeof(*p->ring) || !p->ring->nr)
+		p->ring = NULL;
 	return 0;
 fail:
 	laio_cleanup(ctx);
@@ -134,28 +160,71 @@ static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 	return (int)n;
 }
 
+/* The request an event completes, its result set. */
+static struct io_req *laio_done(const struct io_event *ev)
+{
+	struct io_req *r = ev->obj->data;
+
+	/* res is an unsigned long carrying bytes or -errno. */
+	r->result = (long)ev->res;
+	return r;
+}
+
+/*
+ * Takes up to max events from the ring without a system call, if at least
+ * min are there; else takes none. Returns the count. One reaper per ring
+ * (the worker's thread), so head is ours between the loads and the store.
+ */
+static unsigned laio_ring_reap(struct laio_ring *ring, unsigned min, struct io_req **out,
+			       unsigned max)
+{
+	unsigned head = ring->head, nr = ring->nr, tail, avail, i;
+
+	/* Acquire: the events before tail are written before tail is. */
+	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	avail = tail >= head ? tail - head : nr - head + tail;
+	if (!avail || avail < min)
+		return 0;
+	if (avail > max)
+		avail = max;
+	for (i = 0; i < avail; i++) {
+		out[i] = laio_done(&ring->events[head]);
+		if (++head == nr)
+			head = 0;
+	}
+	/* Release: our reads of the events come before the kernel may
+	 * reuse their slots. */
+	__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+	return avail;
+}
+
+/*
+ * Reaps from the ring in user space when min events are already there
+ * (fio's userspace_reap, here whenever it can: a loaded queue has
+ * completions waiting at most reaps, and each one found there is a
+ * system call not made); otherwise waits in io_getevents.
+ */
 static int laio_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
 {
 	struct laio_priv *p = ctx->priv;
-	struct io_req *r;
+	unsigned got;
 	int i, ret;
 
 	if (max > p->qd)
 		max = p->qd;
 	if (min > max)
 		min = max;
-	/* With no timeout libaio always makes the system call (its
-	 * user-space ring peek is for a zero timeout only). */
+	if (p->ring) {
+		got = laio_ring_reap(p->ring, min ? min : 1, out, max);
+		if (got || !min)
+			return (int)got;
+	}
 	do {
 		ctx->syscalls++;
 		ret = io_getevents(p->ioctx, (long)min, (long)max, p->events, NULL);
 	} while (ret == -EINTR);
-	for (i = 0; i < ret; i++) {
-		r = p->events[i].obj->data;
-		/* res is an unsigned long carrying bytes or -errno. */
-		r->result = (long)p->events[i].res;
-		out[i] = r;
-	}
+	for (i = 0; i < ret; i++)
+		out[i] = laio_done(&p->events[i]);
 	return ret;
 }
 
