@@ -761,6 +761,16 @@ static void worker_loop_ops(struct worker *w)
 	window_close(w, measuring, clock_ns());
 }
 
+/* "diskbench-jN" in top -H, ps -L and /proc/PID/task/TID/comm: which
+ * thread is job N (and, with --cpus, on which CPU it was pinned). */
+static void name_thread(const struct worker *w)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "diskbench-j%u", w->id);
+	pthread_setname_np(pthread_self(), name);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -776,6 +786,7 @@ static void *worker_main(void *arg)
 	 * the speed.
 	 */
 	(void)unshare(CLONE_FILES);
+	name_thread(w);
 	worker_setup(w);
 	/* Everyone starts together, or nobody does. */
 	if (gate_arrive(w->gate) > 0 && !w->err) {

@@ -1,0 +1,119 @@
+#!/bin/bash
+# cpus.sh - --cpus puts job i on the i-th CPU of its list, and only there;
+# without it the jobs keep the CPUs the process was given. Observed from
+# outside, in /proc: each job is a thread named diskbench-jN, and its
+# allowed CPUs and the CPU it last ran on are the kernel's word.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+make_tmpdir /tmp
+cd "$TMP_DIR" || fail "cd"
+mkdir dir
+
+# The online CPUs, from the affinity this test was given (not all of
+# /sys's may be ours).
+read -ra CPUS <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
+[ ${#CPUS[@]} -ge 2 ] || skip "needs 2 CPUs to pin 2 jobs apart; have ${CPUS[*]}"
+A=${CPUS[0]}
+B=${CPUS[1]}
+ALL=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
+
+# jobs_seen PID N: waits (up to 5 s) until the N job threads of PID are
+# named and pinned as they will stay, then prints "name allowed last-cpu"
+# per job, sorted by name.
+jobs_seen()
+{
+	python3 - "$1" "$2" <<'EOF'
+import os, sys, time
+pid, n = sys.argv[1], int(sys.argv[2])
+seen, last, same = None, None, 0
+for _ in range(100):
+    rows = []
+    try:
+        for tid in os.listdir("/proc/%s/task" % pid):
+            base = "/proc/%s/task/%s/" % (pid, tid)
+            name = open(base + "comm").read().strip()
+            if not name.startswith("diskbench-j"):
+                continue
+            allowed = next(l.split()[1] for l in open(base + "status")
+                           if l.startswith("Cpus_allowed_list:"))
+            # field 39 of stat, counted after the ")" that ends comm
+            cpu = open(base + "stat").read().rsplit(")", 1)[1].split()[36]
+            rows.append((name, allowed, cpu))
+    except (FileNotFoundError, ProcessLookupError, StopIteration):
+        pass
+    rows.sort()
+    # pinned before the first I/O: the same three times (100 ms) with
+    # every job there
+    same = same + 1 if len(rows) == n and rows == last else 0
+    last = rows
+    if same == 2:
+        seen = rows
+        break
+    time.sleep(0.05)
+for r in seen or last or []:
+    print(*r)
+EOF
+}
+
+# run_jobs N CPUS-OPTION...: starts N null-engine jobs for 2 s in the
+# background; sets PID
+run_jobs()
+{
+	local n=$1
+	shift
+	"$DISKBENCH" --engine null --test rand-read --qd 1 --jobs "$n" "$@" --runtime 2s \
+		--ramp 0 --quiet --json out.json dir 2>err.txt &
+	PID=$!
+}
+
+finish()
+{
+	wait "$PID" || fail "$1: exit $?: $(cat err.txt)"
+}
+
+# 2 jobs on 2 CPUs: job 0 on the first, job 1 on the second, each only there
+run_jobs 2 --cpus "$A,$B"
+seen=$(jobs_seen "$PID" 2)
+want="diskbench-j0 $A $A
+diskbench-j1 $B $B"
+[ "$seen" = "$want" ] || fail "--jobs 2 --cpus $A,$B: saw
+$seen
+wanted
+$want"
+finish "--jobs 2 --cpus $A,$B"
+# the other order of the list is the other placement
+run_jobs 2 --cpus "$B,$A"
+seen=$(jobs_seen "$PID" 2)
+want="diskbench-j0 $B $B
+diskbench-j1 $A $A"
+[ "$seen" = "$want" ] || fail "--jobs 2 --cpus $B,$A: saw
+$seen
+wanted
+$want"
+finish "--jobs 2 --cpus $B,$A"
+
+# 3 jobs on 1 CPU: they share it (and were warned: usage.sh)
+run_jobs 3 --cpus "$B"
+seen=$(jobs_seen "$PID" 3)
+want="diskbench-j0 $B $B
+diskbench-j1 $B $B
+diskbench-j2 $B $B"
+[ "$seen" = "$want" ] || fail "--jobs 3 --cpus $B: saw
+$seen
+wanted
+$want"
+finish "--jobs 3 --cpus $B"
+
+# no --cpus: every job may run on every CPU this process may
+run_jobs 2
+seen=$(jobs_seen "$PID" 2 | cut -d' ' -f1,2)
+want="diskbench-j0 $ALL
+diskbench-j1 $ALL"
+[ "$seen" = "$want" ] || fail "--jobs 2 without --cpus: saw
+$seen
+wanted
+$want"
+finish "--jobs 2 without --cpus"
+exit 0
