@@ -14,11 +14,15 @@
 # Cases, all O_DIRECT and time-based; fio keeps its defaults otherwise:
 #   4k randread io_uring QD32, 4k randread sync QD1 (fio psync),
 #   4k randread libaio QD32, 1m seqread io_uring QD8, 4k randread io_uring
-#   QD128 against fio's best (--fixedbufs --registerfiles), and 2 jobs of
-#   4k randread io_uring QD32 (fio --numjobs=2 --group_reporting).
+#   QD128 against fio's best (--fixedbufs --registerfiles), and jobs: 2 and
+#   4 jobs of 4k randread io_uring QD32 (fio --numjobs=N --group_reporting),
+#   2 of them pinned one per CPU (--cpus 0,1; fio --cpus_allowed=0,1
+#   --cpus_allowed_policy=split; left out with one CPU), 2 jobs of libaio
+#   QD32 and of sync QD1.
 # The last table holds issue 14's targets on shm, each from the ratios of
 # the rounds (one diskbench run against the fio run of the same round):
-# median [min-max] and whether the median meets the target.
+# median [min-max] and whether the median meets the target. A scaling
+# table then shows each tool's IOPS with N jobs over its own with 1.
 # Every round runs each case with both tools back to back, and who goes first
 # alternates between rounds. Both get the same ramp. BEFORE names another
 # diskbench binary (an older build): it runs as a third tool in every round,
@@ -96,7 +100,19 @@ CASES=(
 	"1m-seqread-io_uring-qd8|--engine io_uring --test seq-read --bs 1m --qd 8|--ioengine=io_uring --rw=read --bs=1m --iodepth=8"
 	"4k-randread-io_uring-qd128|--engine io_uring --test rand-read --bs 4k --qd 128|--ioengine=io_uring --rw=randread --bs=4k --iodepth=128 --fixedbufs --registerfiles"
 	"4k-randread-io_uring-qd32-j2|--engine io_uring --test rand-read --bs 4k --qd 32 --jobs 2|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --numjobs=2 --group_reporting"
+	"4k-randread-io_uring-qd32-j2-cpus|--engine io_uring --test rand-read --bs 4k --qd 32 --jobs 2 --cpus 0,1|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --numjobs=2 --cpus_allowed=0,1 --cpus_allowed_policy=split --group_reporting"
+	"4k-randread-io_uring-qd32-j4|--engine io_uring --test rand-read --bs 4k --qd 32 --jobs 4|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --numjobs=4 --group_reporting"
+	"4k-randread-libaio-qd32-j2|--engine libaio --test rand-read --bs 4k --qd 32 --jobs 2|--ioengine=libaio --rw=randread --bs=4k --iodepth=32 --numjobs=2 --group_reporting"
+	"4k-randread-sync-qd1-j2|--engine sync --test rand-read --bs 4k --qd 1 --jobs 2|--ioengine=psync --rw=randread --bs=4k --iodepth=1 --numjobs=2 --group_reporting"
 )
+# --cpus 0,1 and fio's cpus_allowed=0,1 need two CPUs
+if [ "$(nproc)" -lt 2 ]; then
+	kept=()
+	for c in "${CASES[@]}"; do
+		[[ ${c%%|*} = *-cpus ]] || kept+=("$c")
+	done
+	CASES=("${kept[@]}")
+fi
 
 # ONLY=REGEX keeps the cases whose name matches (e.g. ONLY=sync).
 if [ -n "${ONLY:-}" ]; then
@@ -235,6 +251,14 @@ TARGETS = [
     ("4k-randread-libaio-qd32", "IOPS vs fio libaio", "iops", False, 1.0, True),
     ("4k-randread-io_uring-qd32-j2", "IOPS, 2 jobs vs fio numjobs=2", "iops", False, 1.0, True),
     ("4k-randread-io_uring-qd32-j2", "CPU per I/O, 2 jobs vs fio numjobs=2", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-io_uring-qd32-j2-cpus", "IOPS, 2 jobs pinned vs fio cpus_allowed split", "iops", False, 1.0, True),
+    ("4k-randread-io_uring-qd32-j2-cpus", "CPU per I/O, 2 jobs pinned, the same", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-io_uring-qd32-j4", "IOPS, 4 jobs vs fio numjobs=4", "iops", False, 1.0, True),
+    ("4k-randread-io_uring-qd32-j4", "CPU per I/O, 4 jobs vs fio numjobs=4", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-libaio-qd32-j2", "IOPS, libaio 2 jobs vs fio numjobs=2", "iops", False, 1.0, True),
+    ("4k-randread-libaio-qd32-j2", "CPU per I/O, libaio 2 jobs, the same", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-sync-qd1-j2", "IOPS, sync 2 jobs vs fio psync numjobs=2", "iops", False, 0.97, True),
+    ("4k-randread-sync-qd1-j2", "CPU per I/O, sync 2 jobs, the same", "cpu_ext_us", False, 1.0, False),
     ("4k-randread-sync-qd1", "IOPS, sync QD1 vs fio psync", "iops", False, 0.97, True),
 ]
 if any(t == "shm" for t, _ in keys):
@@ -249,6 +273,37 @@ if any(t == "shm" for t, _ in keys):
         print("  %-48s %6.3f [%.3f-%.3f] n=%d  %s %.2f: %s"
               % (what, m, min(v), max(v), len(v), ">=" if up else "<=", goal,
                  "met" if ok else "NOT met"))
+# Scaling: each tool's IOPS with N jobs over its own IOPS with 1 job of the
+# same case, per round (the same round's runs): median [min-max].
+SCALING = [
+    ("io_uring qd32", "4k-randread-io_uring-qd32",
+     [("2", "4k-randread-io_uring-qd32-j2"), ("2 pinned", "4k-randread-io_uring-qd32-j2-cpus"),
+      ("4", "4k-randread-io_uring-qd32-j4")]),
+    ("libaio qd32", "4k-randread-libaio-qd32", [("2", "4k-randread-libaio-qd32-j2")]),
+    ("sync qd1", "4k-randread-sync-qd1", [("2", "4k-randread-sync-qd1-j2")]),
+]
+def scaling(target, one, many, tool):
+    by = {}
+    for r in rows:
+        if r["target"] == target and r["tool"] == tool and r["case"] in (one, many):
+            by.setdefault(r["round"], {})[r["case"]] = float(r["iops"])
+    return [k[many] / k[one] for k in by.values() if k.get(one) and k.get(many)]
+for target in sorted({t for t, _ in keys}):
+    lines = []
+    for fam, one, multi in SCALING:
+        for n, case in multi:
+            d, f = scaling(target, one, case, "diskbench"), scaling(target, one, case, "fio")
+            if not d or not f:
+                continue
+            lines.append("  %-14s %-9s %22s %22s  %6.3f"
+                         % (fam, n, "%.3f [%.3f-%.3f]" % (statistics.median(d), min(d), max(d)),
+                            "%.3f [%.3f-%.3f]" % (statistics.median(f), min(f), max(f)),
+                            statistics.median(d) / statistics.median(f)))
+    if lines:
+        print()
+        print("scaling (%s): IOPS with N jobs / the same tool's IOPS with 1 job, per round" % target)
+        print("  %-14s %-9s %22s %22s  %6s" % ("case", "jobs", "diskbench", "fio", "db/fio"))
+        print("\n".join(lines))
 if any(r["tool"] == "before" for r in rows):
     print()
     print("medians; ratio = diskbench / the BEFORE build (the same machine, the same rounds)")
