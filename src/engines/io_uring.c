@@ -62,6 +62,36 @@ static int uring_sysctl_disabled(void)
 	return atoi(buf);
 }
 
+/* Does the kernel charge pinned memory to RLIMIT_MEMLOCK? Yes unless the
+ * process has CAP_IPC_LOCK (bit 14 of CapEff in /proc/self/status). */
+static bool memlock_charged(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return true;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return !found || !(eff & (1ull << 14));
+}
+
+/* Does RLIMIT_MEMLOCK bind this process (a limit, and no CAP_IPC_LOCK)?
+ * Then *kib is the limit in KiB. */
+static bool memlock_limit(unsigned long long *kib)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY || !memlock_charged())
+		return false;
+	*kib = (unsigned long long)rl.rlim_cur / 1024;
+	return true;
+}
+
 /* Why buffers cannot be registered (err: -errno of the registration),
  * in words. */
 static void fixed_bufs_why(int err, char *why, size_t whylen)
@@ -78,19 +108,27 @@ static void fixed_bufs_why(int err, char *why, size_t whylen)
 			 strerror(-err));
 }
 
-/* Can buffers be registered here? Never fails the probe: a note in why. */
+/* Can buffers be registered here? Never fails the probe: a note in why,
+ * also when they can but RLIMIT_MEMLOCK bounds how many (a run whose
+ * buffers, qd x bs per job, exceed it goes on without: its note says so). */
 static int uring_probe_fixed(struct io_uring *ring, char *why, size_t whylen)
 {
 	struct iovec iov = { .iov_len = 4096 };
+	unsigned long long kib;
 	int ret;
 
 	if (posix_memalign(&iov.iov_base, 4096, iov.iov_len))
 		return 0;
 	ret = io_uring_register_buffers(ring, &iov, 1);
-	if (ret < 0)
+	if (ret < 0) {
 		fixed_bufs_why(ret, why, whylen);
-	else
+	} else {
 		io_uring_unregister_buffers(ring);
+		if (memlock_limit(&kib))
+			snprintf(why, whylen, "fixed buffers only within RLIMIT_MEMLOCK, %llu KiB"
+				 " (ulimit -l), which every job's qd x bs counts against:"
+				 " beyond it, I/O goes unregistered", kib);
+	}
 	free(iov.iov_base);
 	return 0;
 }
@@ -99,6 +137,7 @@ static int uring_probe(char *why, size_t whylen)
 {
 	struct io_uring_probe *probe;
 	struct io_uring ring;
+	unsigned long long kib;
 	int ret, disabled;
 
 	ret = io_uring_queue_init(2, &ring, 0);
@@ -116,6 +155,10 @@ static int uring_probe(char *why, size_t whylen)
 		else if (ret == -EPERM)
 			snprintf(why, whylen, "io_uring_setup: %s (blocked by seccomp?)",
 				 strerror(-ret));
+		else if (ret == -ENOMEM && memlock_limit(&kib))
+			snprintf(why, whylen, "io_uring_setup: %s (its rings are locked memory,"
+				 " and RLIMIT_MEMLOCK is %llu KiB: raise ulimit -l)",
+				 strerror(-ret), kib);
 		else
 			snprintf(why, whylen, "io_uring_setup: %s", strerror(-ret));
 		return ret;
