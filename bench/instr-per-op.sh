@@ -61,14 +61,8 @@ CASES=(
 	"libaio-qd32|--engine libaio --qd 32|--ioengine=libaio --iodepth=32"
 	"sync-qd1|--engine sync --qd 1|--ioengine=psync --iodepth=1"
 )
-if [ -n "${ONLY:-}" ]; then
-	kept=()
-	for c in "${CASES[@]}"; do
-		[[ ${c%%|*} =~ $ONLY ]] && kept+=("$c")
-	done
-	[ ${#kept[@]} -gt 0 ] || { echo "instr-per-op.sh: ONLY=$ONLY matches no case" >&2; exit 2; }
-	CASES=("${kept[@]}")
-fi
+# ONLY=REGEX keeps the cases whose name matches (e.g. ONLY=sync).
+bench_only
 
 ROWS=$WORK/rows.tsv
 printf 'case\ttool\tround\truntime\tinstr\tops\n' >"$ROWS"

@@ -33,3 +33,16 @@ bench_diskbench()
 	fi
 	need_diskbench
 }
+
+# bench_only: keeps the CASES ("name|...") whose name matches the regex
+# $ONLY, when it is set; exits 2, saying so, when none does.
+bench_only()
+{
+	local kept=() c
+	[ -n "${ONLY:-}" ] || return 0
+	for c in "${CASES[@]}"; do
+		[[ ${c%%|*} =~ $ONLY ]] && kept+=("$c")
+	done
+	[ ${#kept[@]} -gt 0 ] || { echo "$LIB_NAME: ONLY=$ONLY matches no case" >&2; exit 2; }
+	CASES=("${kept[@]}")
+}

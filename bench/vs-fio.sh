@@ -116,14 +116,7 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 
 # ONLY=REGEX keeps the cases whose name matches (e.g. ONLY=sync).
-if [ -n "${ONLY:-}" ]; then
-	kept=()
-	for c in "${CASES[@]}"; do
-		[[ ${c%%|*} =~ $ONLY ]] && kept+=("$c")
-	done
-	[ ${#kept[@]} -gt 0 ] || { echo "vs-fio.sh: ONLY=$ONLY matches no case" >&2; exit 2; }
-	CASES=("${kept[@]}")
-fi
+bench_only
 
 ROWS=$WORK/runs.tsv
 printf 'target\tcase\ttool\tround\tiops\tcpu_tool_us\tcpu_ext_us\n' >"$ROWS"
