@@ -57,63 +57,36 @@ for r in seen or last or []:
 EOF
 }
 
-# run_jobs N CPUS-OPTION...: starts N null-engine jobs for 2 s in the
-# background; sets PID
-run_jobs()
+# expect_jobs N FIELDS WANT [OPTION...]: runs N null-engine jobs for 2 s
+# with OPTIONs; while they run, each job's "name allowed last-cpu" (the
+# first FIELDS of them) must be WANT's line for it; then the run must exit 0.
+expect_jobs()
 {
-	local n=$1
-	shift
+	local n=$1 fields=$2 want=$3 seen pid what
+	shift 3
+	what="--jobs $n${*:+ $*}"
 	"$DISKBENCH" --engine null --test rand-read --qd 1 --jobs "$n" "$@" --runtime 2s \
 		--ramp 0 --quiet --json out.json dir 2>err.txt &
-	PID=$!
-}
-
-finish()
-{
-	wait "$PID" || fail "$1: exit $?: $(cat err.txt)"
+	pid=$!
+	seen=$(jobs_seen "$pid" "$n" | cut -d' ' -f1-"$fields")
+	[ "$seen" = "$want" ] || fail "$what: saw
+$seen
+wanted
+$want"
+	wait "$pid" || fail "$what: exit $?: $(cat err.txt)"
 }
 
 # 2 jobs on 2 CPUs: job 0 on the first, job 1 on the second, each only there
-run_jobs 2 --cpus "$A,$B"
-seen=$(jobs_seen "$PID" 2)
-want="diskbench-j0 $A $A
-diskbench-j1 $B $B"
-[ "$seen" = "$want" ] || fail "--jobs 2 --cpus $A,$B: saw
-$seen
-wanted
-$want"
-finish "--jobs 2 --cpus $A,$B"
+expect_jobs 2 3 "diskbench-j0 $A $A
+diskbench-j1 $B $B" --cpus "$A,$B"
 # the other order of the list is the other placement
-run_jobs 2 --cpus "$B,$A"
-seen=$(jobs_seen "$PID" 2)
-want="diskbench-j0 $B $B
-diskbench-j1 $A $A"
-[ "$seen" = "$want" ] || fail "--jobs 2 --cpus $B,$A: saw
-$seen
-wanted
-$want"
-finish "--jobs 2 --cpus $B,$A"
-
+expect_jobs 2 3 "diskbench-j0 $B $B
+diskbench-j1 $A $A" --cpus "$B,$A"
 # 3 jobs on 1 CPU: they share it (and were warned: usage.sh)
-run_jobs 3 --cpus "$B"
-seen=$(jobs_seen "$PID" 3)
-want="diskbench-j0 $B $B
+expect_jobs 3 3 "diskbench-j0 $B $B
 diskbench-j1 $B $B
-diskbench-j2 $B $B"
-[ "$seen" = "$want" ] || fail "--jobs 3 --cpus $B: saw
-$seen
-wanted
-$want"
-finish "--jobs 3 --cpus $B"
-
+diskbench-j2 $B $B" --cpus "$B"
 # no --cpus: every job may run on every CPU this process may
-run_jobs 2
-seen=$(jobs_seen "$PID" 2 | cut -d' ' -f1,2)
-want="diskbench-j0 $ALL
+expect_jobs 2 2 "diskbench-j0 $ALL
 diskbench-j1 $ALL"
-[ "$seen" = "$want" ] || fail "--jobs 2 without --cpus: saw
-$seen
-wanted
-$want"
-finish "--jobs 2 without --cpus"
 exit 0
