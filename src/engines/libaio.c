@@ -119,8 +119,10 @@ fail:
 /*
  * One io_submit per request, as soon as it is prepared (fio's default).
  * A batch of more than two iocbs is plugged: the kernel issues none of them
- * until all are queued, which idles the device while we prepare (see
- * io_uring.c for the measurement).
+ * until all are queued, which idles the device while we prepare. Measured
+ * on a loop device over /dev/shm at QD32: one io_submit per batch made 0.16
+ * calls per op but 30 % fewer IOPS at the same CPU per op; pairs (never
+ * plugged) 0.52 calls per op and 3 % fewer IOPS, 9 alternating rounds.
  */
 static int laio_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 {
