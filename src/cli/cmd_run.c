@@ -45,7 +45,7 @@ static void usage(FILE *f, const char *head)
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
 		"       diskbench list engines|profiles|tests\n"
 		"       diskbench report [OPTIONS] RESULT.json|RESULT.html...\n"
-		"       diskbench compare [--json|--html FILE] [--quiet] BEFORE.json AFTER.json...\n"
+		"       diskbench compare [--noise PCT] [--json|--html FILE] [--quiet] BEFORE.json AFTER.json...\n"
 		"       diskbench tune [OPTIONS] TARGET | --restore [TARGET]\n"
 		"\n"
 		"Benchmark TARGET: a directory (default: the current one; scratch files\n"
