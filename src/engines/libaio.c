@@ -203,8 +203,8 @@ static unsigned laio_ring_reap(struct laio_ring *ring, unsigned min, struct io_r
 /*
  * Reaps from the ring in user space when min events are already there
  * (fio's userspace_reap, here whenever it can: a loaded queue has
- * completions waiting at most reaps, and each one found there is a
- * system call not made); otherwise waits in io_getevents.
+ * completions waiting at most of its reaps, and each reap that finds
+ * them there is a system call not made); otherwise waits in io_getevents.
  */
 static int laio_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
 {
