@@ -292,6 +292,10 @@ static inline uint64_t wl_offsets_next(struct wl_offsets *g)
  * memory. */
 void *wl_state_new(void **state, size_t size, char *err, size_t errlen);
 
+/* A WL_OPS job's even share of the working set, in whole units (0 when
+ * it is smaller than one): job j's slice starts at j x the share. */
+uint64_t wl_job_slice(const struct wl_job *job, uint64_t unit);
+
 /* The cleanup of a WL_OPS job whose state holds one descriptor and one
  * buffer (rewrite, verify): closes fd unless it is negative, frees buf and
  * state. */

@@ -53,7 +53,7 @@ static int verify_init(void **state, const struct wl_job *job, char *err, size_t
 {
 	struct verify_state *st;
 	unsigned jobs = job->jobs ? job->jobs : 1;
-	uint64_t slice = job->size / jobs / VERIFY_UNIT * VERIFY_UNIT;
+	uint64_t slice = wl_job_slice(job, VERIFY_UNIT);
 
 	st = wl_state_new(state, sizeof(*st), err, errlen);
 	if (!st)

@@ -49,7 +49,6 @@ static void discard_cleanup(void *arg)
 static int discard_init(void **state, const struct wl_job *job, char *err, size_t errlen)
 {
 	struct discard_state *st;
-	unsigned jobs = job->jobs ? job->jobs : 1;
 	uint64_t slice;
 	struct stat sb;
 	int ret;
@@ -60,7 +59,7 @@ static int discard_init(void **state, const struct wl_job *job, char *err, size_
 	st->fd = -1;
 	st->bs = job->bs;
 	/* Like the sequential block tests: each job its own slice. */
-	slice = st->bs ? job->size / jobs / st->bs * st->bs : 0;
+	slice = wl_job_slice(job, st->bs);
 	if (!slice) {
 		snprintf(err, errlen, "working set smaller than one discard per job");
 		return -EINVAL;

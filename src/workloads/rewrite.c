@@ -53,7 +53,6 @@ static void rewrite_cleanup(void *arg)
 static int rewrite_init(void **state, const struct wl_job *job, char *err, size_t errlen)
 {
 	struct rewrite_state *st;
-	unsigned jobs = job->jobs ? job->jobs : 1;
 	uint64_t slice;
 	struct wl_rng rng;
 	int ret;
@@ -68,7 +67,7 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 		return st->bs ? -ENOMEM : -EINVAL;
 	}
 	/* Like the sequential block tests: each job walks its own slice. */
-	slice = job->size / jobs / st->bs * st->bs;
+	slice = wl_job_slice(job, st->bs);
 	st->base = slice * job->job;
 	st->drop_behind = job->drop_behind;
 	ret = wl_offsets_init(&st->gen, WL_SEQ, st->base, slice, st->bs, job->seed);

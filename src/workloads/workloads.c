@@ -322,6 +322,11 @@ void *wl_state_new(void **state, size_t size, char *err, size_t errlen)
 	return *state;
 }
 
+uint64_t wl_job_slice(const struct wl_job *job, uint64_t unit)
+{
+	return unit ? job->size / (job->jobs ? job->jobs : 1) / unit * unit : 0;
+}
+
 void wl_release(void *state, int fd, void *buf)
 {
 	if (fd >= 0)
