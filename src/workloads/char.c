@@ -115,7 +115,7 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	st->drop_behind = job->drop_behind;
 
 	/* Each job works on its own share of the working set. */
-	st->len = job->size / (job->jobs ? job->jobs : 1);
+	st->len = wl_job_slice(job, 1);
 	if (!st->len) {
 		snprintf(err, errlen, "working set smaller than one byte per job");
 		return -EINVAL;
