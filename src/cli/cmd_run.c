@@ -435,8 +435,6 @@ static int check_verify(struct run_ctx *c)
 	return EXIT_USAGE;
 }
 
-/* The tests, what was left out and why, and whether the machine, the
- * file system and the process limits can take them. */
 /* --hipri where it can work, before anything runs: io_uring, O_DIRECT,
  * and a device with poll queues (NVMe with nvme.poll_queues=N). */
 static int check_hipri(struct run_ctx *c)
@@ -464,6 +462,8 @@ static int check_hipri(struct run_ctx *c)
 	return EXIT_OK;
 }
 
+/* The tests, what was left out and why, and whether the machine, the
+ * file system and the process limits can take them. */
 static int do_plan(struct run_ctx *c)
 {
 	struct plan *p = &c->plan;
