@@ -36,7 +36,11 @@ struct test_spec {
 	const struct engine_ops *engine;
 	uint32_t bs;		/* bytes, a multiple of the logical block size */
 	uint32_t qd;		/* requests in flight per job (1 for sync engines) */
-	uint32_t jobs;		/* worker threads */
+	uint32_t jobs;		/* workers */
+	bool procs;		/* WL_BLOCK: each job a process of its own, in a
+				 * session (and so a scheduler autogroup) of its
+				 * own, as fio's jobs are; else threads of this
+				 * process. WL_OPS jobs are always threads. */
 	bool direct;		/* open with O_DIRECT */
 	uint64_t runtime_ns;	/* measured phase */
 	uint64_t ramp_ns;	/* unmeasured warm-up before it */

@@ -1,10 +1,11 @@
 /* test_runner.c - the runner against a scripted fake engine: busy, partial
  * submit, short transfer, reap error, a worker thread that cannot start,
- * and the timeline it records. */
+ * the timeline it records, and jobs as processes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ static struct fake {
 	unsigned reap_fail_at;	/* the Nth reap fails with -EIO (0: never) */
 	unsigned stall_at;	/* the Nth reap first sleeps stall_ms (0: never) */
 	unsigned stall_ms;
+	unsigned die_at;	/* the Nth reap kills its process (0: never) */
 	bool reap_min;		/* hand back only min completions: the queue stays full */
 
 	unsigned submits, reaps, completions, inflight, max_inflight;
@@ -46,9 +48,11 @@ static int fake_probe(char *why, size_t whylen)
 	return 0;
 }
 
+/* Each job's note says where it ran: its process and session. */
 static int fake_init(struct engine_ctx *ctx)
 {
 	ctx->priv = &fk;
+	snprintf(ctx->note, sizeof(ctx->note), "pid %d sid %d", (int)getpid(), (int)getsid(0));
 	return 0;
 }
 
@@ -86,6 +90,8 @@ static int fake_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, 
 	assert_true(min <= f->inflight);
 	if (f->reap_fail_at && f->reaps == f->reap_fail_at)
 		return -EIO;
+	if (f->die_at && f->reaps == f->die_at)
+		raise(SIGKILL);
 	if (f->stall_at && f->reaps == f->stall_at)
 		usleep(f->stall_ms * 1000u);
 	if (f->reap_min)
@@ -141,6 +147,8 @@ static struct timing {
 	uint64_t runtime, ramp, interval;
 	uint32_t passes;
 	const struct engine_ops *engine;
+	bool procs;
+	const volatile sig_atomic_t *stop;
 } tm;
 
 /* Run rand-read 4k QD8 on /dev/null as tm says. */
@@ -161,6 +169,8 @@ static int run(unsigned jobs, struct test_result *out, char *err, size_t errlen)
 		.size = 1u << 20,
 		.passes = tm.passes,
 		.seed = 1,
+		.procs = tm.procs,
+		.stop = tm.stop,
 	};
 
 	assert_non_null(spec.wl);
@@ -260,7 +270,7 @@ static void test_thread_start_failure(void **state)
 	(void)state;
 	fail_create = 3;
 	assert_int_equal(run(4, &r, err, sizeof(err)), -EAGAIN);
-	assert_non_null(strstr(err, "cannot start worker thread 3 of 4"));
+	assert_non_null(strstr(err, "cannot start job thread 3 of 4"));
 	assert_int_equal(fk.cleanups, 2);	/* the two started tore down */
 	assert_null(r.lat);
 }
@@ -460,6 +470,110 @@ static void test_syscalls(void **state)
 	result_test_free(&r);
 }
 
+/* ---- jobs as processes ------------------------------------------------------ */
+
+/* The pid and session a job's note (fake_init) names. */
+static void note_ids(const struct test_result *r, int *pid, int *sid)
+{
+	assert_int_equal(sscanf(r->engine_note, "pid %d sid %d", pid, sid), 2);
+}
+
+/*
+ * With procs, every job runs in a child process leading a session of its
+ * own, and what each counted (ops, histogram, system calls, CPU) comes back
+ * whole through the shared memory: the fake's 2 calls per 8 ops, as in
+ * test_syscalls. Without, the job is a thread of this process. (An
+ * assertion that fails in a child would go on in cmocka there: the fake's
+ * asserts stay to what holds per job.)
+ */
+static void test_procs(void **state)
+{
+	struct test_result r;
+	char err[256];
+	int pid, sid;
+
+	(void)state;
+	tm.procs = true;
+	assert_int_equal(run(3, &r, err, sizeof(err)), 0);
+	note_ids(&r, &pid, &sid);
+	assert_int_not_equal(pid, getpid());
+	assert_int_equal(sid, pid);
+	assert_true(r.ops > 0 && r.ops % QD == 0);
+	assert_int_equal(r.lat->n, r.ops);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.syscalls, r.ops / 4);
+	assert_true(r.cpu_job_max_pct > 0 && r.cpu_job_max_pct <= 105);
+	assert_int_equal(fk.submits, 0);	/* the children's, not ours */
+	result_test_free(&r);
+
+	reset(NULL);	/* (the fake serves one thread at a time) */
+	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
+	note_ids(&r, &pid, &sid);
+	assert_int_equal(pid, getpid());
+	assert_int_equal(sid, getsid(0));
+	result_test_free(&r);
+
+	/* exact counts: 3 passes of 256 blocks, each of 2 job processes */
+	reset(NULL);
+	tm.procs = true;
+	tm.runtime = 10000 * MS;
+	tm.passes = 3;
+	tm.engine = engine_find("null");
+	assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.ops, 2 * 3 * 256);
+	assert_int_equal(r.lat->n, r.ops);
+	assert_true(r.passes_done);
+	result_test_free(&r);
+}
+
+/* A job process that dies (killed, crashed) fails the test at once, saying
+ * so, and the runner waits for it rather than hanging. */
+static void test_procs_death(void **state)
+{
+	struct test_result r;
+	char err[256] = "";
+
+	(void)state;
+	tm.procs = true;
+	tm.runtime = 5000 * MS;
+	fk.die_at = 10;
+	assert_int_equal(run(2, &r, err, sizeof(err)), -ECHILD);
+	assert_non_null(strstr(err, "process ended before its test did (signal 9)"));
+	assert_null(r.lat);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void *raise_stop(void *arg)
+{
+	(void)arg;
+	usleep(100000);
+	stop_flag = 1;
+	return NULL;
+}
+
+/* A stop (the CLI's SIGINT flag) reaches job processes, which get no
+ * terminal signals in their own sessions: a 5 s test ends soon after. */
+static void test_procs_stop(void **state)
+{
+	struct test_result r;
+	char err[256];
+	pthread_t t;
+
+	(void)state;
+	stop_flag = 0;
+	tm.procs = true;
+	tm.runtime = 5000 * MS;
+	tm.stop = &stop_flag;
+	tm.engine = engine_find("null");
+	assert_int_equal(__real_pthread_create(&t, NULL, raise_stop, NULL), 0);
+	assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+	pthread_join(t, NULL);
+	assert_true(r.ops > 0);
+	assert_true(r.runtime_ns < 2000 * MS);
+	result_test_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +587,9 @@ int main(void)
 		cmocka_unit_test_setup(test_timeline_bound, reset),
 		cmocka_unit_test_setup(test_passes, reset),
 		cmocka_unit_test_setup(test_syscalls, reset),
+		cmocka_unit_test_setup(test_procs, reset),
+		cmocka_unit_test_setup(test_procs_death, reset),
+		cmocka_unit_test_setup(test_procs_stop, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
