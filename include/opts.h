@@ -44,6 +44,8 @@ struct settings {
 	bool fsync;		/* meta-*: fsync each file after writing it */
 	int cpus[OPTS_MAX_CPUS];
 	size_t ncpus;
+	bool thread;		/* --jobs as threads of one process, not
+				 * processes (test_spec.procs) */
 	const char *destructive; /* NULL: not given; "": --destructive; else
 				  * the device named by --destructive=DEV */
 	uint64_t max_fill;	/* percent a directory's fs may be filled to */

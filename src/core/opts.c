@@ -75,7 +75,8 @@ static const struct opt_def opt_table[] = {
 	  .help = "queue depths per job, e.g. 1,32 (default: the profile's, else 1)" },
 	{ .name = "jobs", .arg = "N", .kind = OPT_COUNT, .off = F(jobs),
 	  .min = 1, .max = 1024, .echo = true, .scope = SC_TEST,
-	  .help = "worker threads per test, each with its own queue (default: 1)" },
+	  .help = "jobs per test, each with its own queue; two or more are processes of "
+		  "their own (default: 1)" },
 	{ .name = "runtime", .arg = "TIME", .kind = OPT_DURATION, .off = F(runtime_ns),
 	  .min = 1000000, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
 	  .help = "measured time per test: 500ms, 5s, 2m (default: 5s)" },
@@ -161,6 +162,9 @@ static const struct opt_def opt_table[] = {
 	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
 	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
 	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },
+	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
+	  .echo = true, .scope = SC_RUN,
+	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)" },
 	{ .name = "scores", .arg = "xbench", .kind = OPT_CHOICE, .off = F(scores),
 	  .scope = SC_RUN,
 	  .help = "score the tests as Xbench does (against its reference, or --baseline)" },
@@ -562,7 +566,8 @@ void opts_echo(const struct settings *s, struct run_result *r)
 		 * nor does an unset interval (each timeline says its own). */
 		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
 		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns) ||
-		    (o->off == F(trim) && !s->trim) || (o->off == F(hipri) && !s->hipri) || (o->off == F(verify) && !s->verify) ||
+		    (o->off == F(trim) && !s->trim) || (o->off == F(hipri) && !s->hipri) ||
+		    (o->off == F(thread) && !s->thread) || (o->off == F(verify) && !s->verify) ||
 		    (o->off == F(steady_state) && !s->steady_state) ||
 		    (o->off == F(round_ns) && !s->round_ns) ||
 		    (o->off == F(max_rounds) && !s->max_rounds) ||

@@ -320,6 +320,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.bs = (uint32_t)bs,
 				.qd = (uint32_t)qds[q],
 				.jobs = (uint32_t)gs.jobs,
+				.procs = gs.jobs > 1 && !in->run->thread,
 				.direct = direct,
 				.runtime_ns = gs.runtime_ns,
 				.ramp_ns = gs.ramp_ns,

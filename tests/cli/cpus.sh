@@ -1,8 +1,10 @@
 #!/bin/bash
 # cpus.sh - --cpus puts job i on the i-th CPU of its list, and only there;
 # without it the jobs keep the CPUs the process was given. Observed from
-# outside, in /proc: each job is a thread named diskbench-jN, and its
-# allowed CPUs and the CPU it last ran on are the kernel's word.
+# outside, in /proc: each job is named diskbench-jN, a process in a session
+# of its own when there are two or more (a thread of diskbench's with
+# --thread, or alone), and its allowed CPUs and the CPU it last ran on are
+# the kernel's word.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -19,9 +21,11 @@ A=${CPUS[0]}
 B=${CPUS[1]}
 ALL=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
 
-# jobs_seen PID N: waits (up to 5 s) until the N job threads of PID are
-# named and pinned as they will stay, then prints "name allowed last-cpu"
-# per job, sorted by name.
+# jobs_seen PID N: waits (up to 5 s) until the N jobs of PID (its threads,
+# or its child processes) are named and pinned as they will stay, then
+# prints "name kind allowed last-cpu" per job, sorted by name; kind is
+# "thread" (of PID), "session" (a child leading a session of its own) or
+# "child" (one that does not).
 jobs_seen()
 {
 	python3 - "$1" "$2" <<'EOF'
@@ -31,16 +35,23 @@ seen, last, same = None, None, 0
 for _ in range(100):
     rows = []
     try:
-        for tid in os.listdir("/proc/%s/task" % pid):
-            base = "/proc/%s/task/%s/" % (pid, tid)
+        tasks = [(pid, t) for t in os.listdir("/proc/%s/task" % pid)]
+        for t in list(tasks):
+            for c in open("/proc/%s/task/%s/children" % t).read().split():
+                tasks += [(c, ct) for ct in os.listdir("/proc/%s/task" % c)]
+        for proc, tid in tasks:
+            base = "/proc/%s/task/%s/" % (proc, tid)
             name = open(base + "comm").read().strip()
             if not name.startswith("diskbench-j"):
                 continue
+            # field 6 of stat (the session), counted after the ")"
+            sid = open(base + "stat").read().rsplit(")", 1)[1].split()[3]
+            kind = "thread" if proc == pid else "session" if sid == tid else "child"
             allowed = next(l.split()[1] for l in open(base + "status")
                            if l.startswith("Cpus_allowed_list:"))
             # field 39 of stat, counted after the ")" that ends comm
             cpu = open(base + "stat").read().rsplit(")", 1)[1].split()[36]
-            rows.append((name, allowed, cpu))
+            rows.append((name, kind, allowed, cpu))
     except (FileNotFoundError, ProcessLookupError, StopIteration):
         pass
     rows.sort()
@@ -58,8 +69,9 @@ EOF
 }
 
 # expect_jobs N FIELDS WANT [OPTION...]: runs N null-engine jobs for 1 s
-# with OPTIONs; while they run, each job's "name allowed last-cpu" (the
-# first FIELDS of them) must be WANT's line for it; then the run must exit 0.
+# with OPTIONs; while they run, each job's "name kind allowed last-cpu"
+# (the first FIELDS of them) must be WANT's line for it; then the run must
+# exit 0.
 expect_jobs()
 {
 	local n=$1 fields=$2 want=$3 seen pid what
@@ -77,16 +89,22 @@ $want"
 }
 
 # 2 jobs on 2 CPUs: job 0 on the first, job 1 on the second, each only there
-expect_jobs 2 3 "diskbench-j0 $A $A
-diskbench-j1 $B $B" --cpus "$A,$B"
+expect_jobs 2 4 "diskbench-j0 session $A $A
+diskbench-j1 session $B $B" --cpus "$A,$B"
 # the other order of the list is the other placement
-expect_jobs 2 3 "diskbench-j0 $B $B
-diskbench-j1 $A $A" --cpus "$B,$A"
+expect_jobs 2 4 "diskbench-j0 session $B $B
+diskbench-j1 session $A $A" --cpus "$B,$A"
+# the same as threads
+expect_jobs 2 4 "diskbench-j0 thread $A $A
+diskbench-j1 thread $B $B" --cpus "$A,$B" --thread
 # 3 jobs on 1 CPU: they share it (and were warned: usage.sh)
-expect_jobs 3 3 "diskbench-j0 $B $B
-diskbench-j1 $B $B
-diskbench-j2 $B $B" --cpus "$B"
+expect_jobs 3 4 "diskbench-j0 session $B $B
+diskbench-j1 session $B $B
+diskbench-j2 session $B $B" --cpus "$B"
 # no --cpus: every job may run on every CPU this process may
-expect_jobs 2 2 "diskbench-j0 $ALL
-diskbench-j1 $ALL"
+expect_jobs 2 3 "diskbench-j0 session $ALL
+diskbench-j1 session $ALL"
+# one job is a thread, pinned or not
+expect_jobs 1 4 "diskbench-j0 thread $B $B" --cpus "$B"
+expect_jobs 1 3 "diskbench-j0 thread $ALL"
 exit 0
