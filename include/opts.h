@@ -24,7 +24,7 @@ struct settings {
 	size_t nbs;
 	uint64_t qd[OPTS_MAX_LIST];	/* nqd == 0: per-workload default */
 	size_t nqd;
-	uint64_t jobs;		/* worker threads per test */
+	uint64_t jobs;		/* jobs per test (test_spec.jobs, .procs) */
 	uint64_t runtime_ns;	/* measured phase per test */
 	uint64_t ramp_ns;	/* warm-up per test, not measured */
 	uint64_t interval_ns;	/* timeline interval per test; 0 = the default

@@ -1,4 +1,4 @@
-/* runner.h - run one test: worker threads, ramp, timed phase, CPU cost. */
+/* runner.h - run one test: its jobs (threads or processes), ramp, timed phase, CPU cost. */
 #ifndef DISKBENCH_RUNNER_H
 #define DISKBENCH_RUNNER_H
 
@@ -161,9 +161,18 @@ struct run_target {
  * jobs' sums added into out->verify, timed (its window is the check).
  *
  * Jobs start together through a gate that can be called off: when a thread
- * cannot be created or a job's setup fails, the others give up and tear
- * down (-EAGAIN or the job's error, with its message). Setup interrupted by
- * *stop returns -EINTR ("interrupted while ...").
+ * or process cannot be created or a job's setup fails, the others give up
+ * and tear down (-EAGAIN or the job's error, with its message). Setup
+ * interrupted by *stop returns -EINTR ("interrupted while ...").
+ *
+ * spec->procs (WL_BLOCK): each job is a child process in a session of its
+ * own (setsid), named diskbench-jN; what the runner reads of it (counts,
+ * histogram, map of blocks written, its engine's note) is in memory shared
+ * before the fork. A stop reaches it through the runner's thread (within
+ * 100 ms), and it dies with the process that started it. A job process that
+ * ends before its test does (killed, crashed) stops the others and fails
+ * the test (-ECHILD, saying how it ended). The caller's process must not
+ * reap its children with a wait() of any child while this runs.
  */
 int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen);

@@ -933,6 +933,7 @@ static bool watch_jobs(const struct test_spec *spec, struct worker *ws, unsigned
 		       struct run_shared *rs)
 {
 	const bool stop = spec->stop && *spec->stop;
+	pid_t got;
 	int st;
 
 	if (!rs->procs)
@@ -942,15 +943,24 @@ static bool watch_jobs(const struct test_spec *spec, struct worker *ws, unsigned
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
-		if (!w->pid || waitpid(w->pid, &st, WNOHANG) != w->pid)
+		if (!w->pid)
 			continue;
+		got = waitpid(w->pid, &st, WNOHANG);
+		if (!got || (got < 0 && errno != ECHILD))
+			continue;
+		/* ECHILD: reaped by someone else (SIGCHLD ignored), how unknown */
 		w->pid = 0;
 		if (w->torn_down)
 			continue;
 		w->err = -ECHILD;
-		snprintf(w->errmsg, sizeof(w->errmsg), "job %u's process ended before its test did (%s %d)",
-			 w->id, WIFSIGNALED(st) ? "signal" : "exit status",
-			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		if (got < 0)
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "job %u's process ended before its test did", w->id);
+		else
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "job %u's process ended before its test did (%s %d)", w->id,
+				 WIFSIGNALED(st) ? "signal" : "exit status",
+				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		if (!w->t_end)
 			__atomic_store_n(&w->t_end, clock_ns(), __ATOMIC_RELEASE);
 		__atomic_add_fetch(&rs->finished, 1, __ATOMIC_RELEASE);
