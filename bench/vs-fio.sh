@@ -18,12 +18,14 @@
 #   4 jobs of 4k randread io_uring QD32 (fio --numjobs=N --group_reporting),
 #   2 of them pinned one per CPU (--cpus 0,1; fio --cpus_allowed=0,1
 #   --cpus_allowed_policy=split; left out with one CPU), 2 jobs of libaio
-#   QD32, and 2 jobs of sync QD1, unpinned (against fio's job processes,
-#   and both tools' --thread: jobs as threads of one process) and pinned.
+#   QD32, and 2 jobs of sync QD1, unpinned and pinned, as each tool's job
+#   processes and (--thread) as threads of one process.
 # The last table holds issue 14's targets on shm, each from the ratios of
 # the rounds (one diskbench run against the fio run of the same round):
 # median [min-max] and whether the median meets the target. A scaling
-# table then shows each tool's IOPS with N jobs over its own with 1.
+# table then shows each tool's IOPS with N jobs over its own with 1, and a
+# job-model table each tool's IOPS with its jobs as processes over its own
+# with them as threads (--thread).
 # Every round runs each case with both tools back to back, and who goes first
 # alternates between rounds. Both get the same ramp. BEFORE names another
 # diskbench binary (an older build): it runs as a third tool in every round,
@@ -111,6 +113,7 @@ CASES=(
 	"4k-randread-sync-qd1-j2|--engine sync --test rand-read --bs 4k --qd 1 --jobs 2|--ioengine=psync --rw=randread --bs=4k --iodepth=1 --numjobs=2 --group_reporting"
 	"4k-randread-sync-qd1-j2-thread|--engine sync --test rand-read --bs 4k --qd 1 --jobs 2 --thread|--ioengine=psync --rw=randread --bs=4k --iodepth=1 --numjobs=2 --thread --group_reporting"
 	"4k-randread-sync-qd1-j2-cpus|--engine sync --test rand-read --bs 4k --qd 1 --jobs 2 --cpus 0,1|--ioengine=psync --rw=randread --bs=4k --iodepth=1 --numjobs=2 --cpus_allowed=0,1 --cpus_allowed_policy=split --group_reporting"
+	"4k-randread-sync-qd1-j2-cpus-thread|--engine sync --test rand-read --bs 4k --qd 1 --jobs 2 --cpus 0,1 --thread|--ioengine=psync --rw=randread --bs=4k --iodepth=1 --numjobs=2 --cpus_allowed=0,1 --cpus_allowed_policy=split --thread --group_reporting"
 )
 # --cpus 0,1 and fio's cpus_allowed=0,1 need two CPUs
 if [ "$(nproc)" -lt 2 ]; then
@@ -300,6 +303,7 @@ TARGETS = [
     ("4k-randread-sync-qd1-j2-thread", "IOPS, sync 2 jobs --thread, both tools", "iops", False, 0.97, True),
     ("4k-randread-sync-qd1-j2-cpus", "IOPS, sync 2 jobs pinned vs fio split", "iops", False, 0.97, True),
     ("4k-randread-sync-qd1-j2-cpus", "CPU per I/O, sync 2 jobs pinned, the same", "cpu_ext_us", False, 1.0, False),
+    ("4k-randread-sync-qd1-j2-cpus-thread", "IOPS, sync 2 jobs pinned --thread, both tools", "iops", False, 0.97, True),
     ("4k-randread-sync-qd1", "IOPS, sync QD1 vs fio psync", "iops", False, 0.97, True),
 ]
 if any(t == "shm" for t, _ in keys):
@@ -352,6 +356,23 @@ for target in sorted({t for t, _ in keys}):
         print()
         print("scaling (%s): IOPS with N jobs / the same tool's IOPS with 1 job, per round" % target)
         print("  %-14s %-9s %22s %22s  %6s" % ("case", "jobs", "diskbench", "fio", "db/fio"))
+        print("\n".join(lines))
+# The job model: each tool's IOPS with its jobs as processes over its own
+# with them as threads (--thread), per round.
+MODEL = [("sync qd1 j2", "4k-randread-sync-qd1-j2", "4k-randread-sync-qd1-j2-thread"),
+         ("sync qd1 j2 pinned", "4k-randread-sync-qd1-j2-cpus", "4k-randread-sync-qd1-j2-cpus-thread")]
+for target in sorted({t for t, _ in keys}):
+    lines = []
+    for what, procs, threads in MODEL:
+        v = {tool: scaling(target, threads, procs, tool) for tool in ("diskbench", "fio")}
+        if not v["diskbench"] or not v["fio"]:
+            continue
+        lines.append("  %-20s %22s %22s" % (what, *("%.3f [%.3f-%.3f]" % (statistics.median(x), min(x), max(x))
+                                                  for x in (v["diskbench"], v["fio"]))))
+    if lines:
+        print()
+        print("job model (%s): IOPS with the jobs as processes / as threads, per round" % target)
+        print("  %-20s %22s %22s" % ("case", "diskbench", "fio"))
         print("\n".join(lines))
 if any(r["tool"] == "before" for r in rows):
     print()
