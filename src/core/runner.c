@@ -846,14 +846,15 @@ static void *worker_main(void *arg)
  */
 static void job_process(struct worker *w, pid_t parent)
 {
+	/* The CLI's handlers clean up the run's scratch: not a job's to do
+	 * (and a SIGINT before the setsid is the runner's to relay) */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	(void)setsid();
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);	/* it died before the line above */
-	/* The CLI's handlers clean up the run's scratch: not a job's to do */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
 	worker_main(w);
 	_exit(0);		/* no atexit handlers, no stdio flushed twice */
 }
