@@ -135,6 +135,19 @@ grep -q "^ranks: 4 on 1 host" four.txt || fail "np 4: no ranks line in the text:
 grep -q "^imbalance per test" four.txt || fail "np 4: no imbalance table: $(cat four.txt)"
 ls -d d?/diskbench.* >/dev/null 2>&1 && fail "np 4: left a scratch directory: $(ls d?)"
 
+# ---- 2 ranks of 2 jobs: each rank forks its job processes -------------------
+mkdir -p j0 j1
+"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --jobs 2 --json jobs.json \
+	"$T/j%r" >jobs.txt 2>jobs.err || fail "np 2 --jobs 2: exit $?: $(cat jobs.err)"
+python3 - jobs.json <<'PY' || fail "np 2 --jobs 2: see above"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+rk = t["ranks"]
+assert t["jobs"] == 2 and len(rk) == 2 and all(r["ops"] > 0 for r in rk), t
+assert t["ops"] == sum(r["ops"] for r in rk) == sum(c for _, c in t["lat_ns"]["histogram"]), t
+assert all(r["lat_ns"]["n"] == r["ops"] for r in rk), rk
+PY
+
 # diskbench report and compare read it like any result; the report is
 # the run's own table, ranks and imbalance included
 "$DISKBENCH" report four.json >report.txt 2>report.err || fail "report: exit $?: $(cat report.err)"
