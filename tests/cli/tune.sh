@@ -96,14 +96,25 @@ put "$SHM" scheduler bfq
 before=$(settings "$SHM")
 # QD32, where bfq's cost shows most (about 1.9x here), in 8 blocks: this
 # machine is shared, and a test must find the difference every time.
-tune_settled "$T/bfq" --runtime 600ms --ramp 100ms --blocks 8 --scheduler none,bfq \
-	--workload rand-read --qd 32 "$SHM"
-[ "$(settings "$SHM")" = "$before" ] || fail "after tune: $(settings "$SHM"), before: $before"
-[ "$(json "$T/bfq.json" 'd["sweeps"][0]["recommended"]')" = none ] ||
-	fail "bfq vs none: not 'none': $(json "$T/bfq.json" 'd["sweeps"][0]["reason"]'): $(json "$T/bfq.json" '[(r["config"], r["test"], r.get("throughput")) for r in d["sweeps"][0]["results"]]')"
-# the control (bfq again) never is "better" or "worse"
-json "$T/bfq.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"] if r["config"] == 2]' |
-	grep -q "better\|worse" && fail "bfq vs bfq (A/A) found a difference"
+# A host busy enough to blur it makes a sweep honestly say "no significant
+# difference": that is tried again, up to 3 sweeps, and must not last; a
+# wrong answer (bfq, or the A/A control differing) fails at once.
+for try in 1 2 3; do
+	tune_settled "$T/bfq" --runtime 600ms --ramp 100ms --blocks 8 --scheduler none,bfq \
+		--workload rand-read --qd 32 "$SHM"
+	[ "$(settings "$SHM")" = "$before" ] || fail "after tune: $(settings "$SHM"), before: $before"
+	# the control (bfq again) never is "better" or "worse"
+	json "$T/bfq.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"] if r["config"] == 2]' |
+		grep -q "better\|worse" && fail "bfq vs bfq (A/A) found a difference"
+	[ "$(json "$T/bfq.json" 'd["sweeps"][0]["recommended"]')" = none ] && break
+	why="$(json "$T/bfq.json" 'd["sweeps"][0]["reason"]'): $(json "$T/bfq.json" '[(r["config"], r["test"], r.get("throughput")) for r in d["sweeps"][0]["results"]]')"
+	case $why in
+	"no significant difference"*) ;;
+	*) fail "bfq vs none: not 'none': $why" ;;
+	esac
+	[ "$try" -lt 3 ] || fail "bfq vs none: not 'none' in 3 sweeps: $why"
+	echo "bfq vs none, sweep $try: inconclusive on a busy machine, again: $why"
+done
 [ "$(json "$T/bfq.json" 'd["restored"]')" = True ] || fail "the JSON does not say restored"
 [ "$(json "$T/bfq.json" 'd["schema"]')" = diskbench-tune/1 ] || fail "schema"
 
