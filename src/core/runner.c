@@ -1241,6 +1241,7 @@ static void *job_arena(const struct test_spec *s, unsigned n, struct run_shared 
 {
 	size_t at = ARENA_ALIGN(sizeof(**rs)), hists, maps, words[n];
 	uint64_t base, slice, seed;
+	struct wl_offsets g;
 	char *p;
 
 	at += ARENA_ALIGN(n * sizeof(**ws));
@@ -1248,8 +1249,10 @@ static void *job_arena(const struct test_spec *s, unsigned n, struct run_shared 
 	at += n * ARENA_ALIGN(sizeof(struct hist));
 	maps = at;
 	for (unsigned i = 0; i < n; i++) {
+		/* the blocks worker_setup's offsets will have: the same call */
 		job_region(s, i, &base, &slice, &seed);
-		words[i] = s->verify ? verify_map_words(slice / s->bs) : 0;
+		words[i] = s->verify && !wl_offsets_init(&g, s->wl->pattern, base, slice, s->bs, seed) ?
+			   verify_map_words(g.nblocks) : 0;
 		at += ARENA_ALIGN(words[i] * sizeof(uint64_t));
 	}
 	p = mmap(NULL, at, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
