@@ -837,10 +837,13 @@ static void *worker_main(void *arg)
  * their CPUs, and each weighs 1/N against the kernel's own workers on its
  * CPU (a loop device's, dm-crypt's), which it waits for on every request.
  * A session each gives every job the share one job alone has. Measured
- * (the shm loop device, 2 sync QD1 jobs pinned, alternating rounds): a
- * session per job process gets 1.07x the IOPS of the same processes in
- * one session, and processes without sessions get what threads get
- * (1.01x): the session is what counts, not the address space.
+ * (the shm loop device, 2 sync QD1 jobs pinned, alternating rounds), with
+ * a bare pread loop outside the tree: a session per job process got 1.07x
+ * the IOPS of the same processes in one session, and processes without
+ * sessions what threads got (1.01x): the session is what counts, not the
+ * address space. In the tree, bench/vs-fio.sh's job-model table measures
+ * diskbench's processes against its --thread (1.04x pinned, 9 rounds;
+ * fio's own: 1.10x).
  * Out of its terminal's session, the job gets none of its signals: the
  * runner's thread relays a stop (w->stop), and the job dies with it.
  */
@@ -1094,7 +1097,10 @@ static void wait_teardown(const struct test_spec *spec, struct worker *ws, unsig
 {
 	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
 
-	while (watch_jobs(spec, ws, n, rs), __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) < n) {
+	for (;;) {
+		watch_jobs(spec, ws, n, rs);	/* a job process may be gone */
+		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= n)
+			return;
 		sleep_until(clock_ns() + 20000000u);
 		if (clock_ns() >= next) {
 			next = clock_ns() + 500000000u;
@@ -1195,7 +1201,8 @@ static void read_back(const struct test_spec *spec, const struct run_target *whe
  * the engine's own (an io_uring SQE and CQEs, a libaio iocb and event). */
 #define REQ_OVERHEAD (sizeof(struct io_req) + 3 * sizeof(void *) + 128)
 /* Per job besides its requests: its state, histogram, the engine's setup
- * (rings), and the pages of its thread's stack it touches. */
+ * (rings), and the pages of its thread's stack it touches (a job process:
+ * of its stack, and of the runner's heap it writes, copied on write). */
 #define JOB_OVERHEAD (sizeof(struct worker) + sizeof(struct hist) + (256u << 10))
 /* Per test: the merged histogram, and the timeline's three and its points. */
 #define TEST_OVERHEAD (4 * sizeof(struct hist) + \
