@@ -72,7 +72,10 @@ double svg_nice(double x, bool round);
  * A linear axis over at least [lo, hi], with about want ticks (2 .. 16) at
  * a nice step, its ends on ticks: (0, 9.3, 6) gives 0 2 4 6 8 10. hi <= lo
  * (one value, or none) gets a unit-wide range around it. Placed at 0..1
- * until svg_axis_place.
+ * until svg_axis_place. Total, like svg_axis_log and svg_axis_ticks: any
+ * doubles (NaN, inf, DBL_MAX, a range below lo's precision) end at once
+ * with 2 to SVG_MAXTICKS finite ascending ticks; beyond +-1e300 an axis
+ * is cut (a log one below 1e-300).
  */
 void svg_axis_lin(struct svg_axis *a, double lo, double hi, unsigned want, enum svg_fmt fmt);
 

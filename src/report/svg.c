@@ -126,28 +126,55 @@ static void axis_init(struct svg_axis *a, enum svg_scale scale, enum svg_fmt fmt
 	a->p1 = 1;
 }
 
+/*
+ * An axis spans at most +-AXIS_MAX (a log one down to 1 / AXIS_MAX): past
+ * it a range, or the nice step above a range, overflows to inf and every
+ * tick with it. No measured figure comes near; a crafted one is cut here.
+ */
+#define AXIS_MAX 1e300
+
+static double axis_clamp(double v, double min, double max)
+{
+	return !(v >= min) ? min : v > max ? max : v;	/* NaN: min */
+}
+
+/* The two ends as the only ticks: the axis of last resort. */
+static void axis_ends(struct svg_axis *a, double lo, double hi)
+{
+	a->lo = lo;
+	a->hi = hi;
+	a->tick[0] = lo;
+	a->tick[1] = hi;
+	a->nticks = 2;
+}
+
 void svg_axis_lin(struct svg_axis *a, double lo, double hi, unsigned want, enum svg_fmt fmt)
 {
-	double step, k0, k1;
+	double step, k0 = 0, k1 = 0;
+	unsigned tries, n;
 
 	axis_init(a, SVG_LIN, fmt);
-	if (!isfinite(lo))
-		lo = 0;
-	if (!isfinite(hi))
-		hi = lo;
-	if (!(hi > lo)) {
-		/* one value: half of it either side; 0 alone: 0 to 1 */
+	lo = isfinite(lo) ? axis_clamp(lo, -AXIS_MAX, AXIS_MAX) : 0;
+	hi = isfinite(hi) ? axis_clamp(hi, -AXIS_MAX, AXIS_MAX) : lo;
+	/* A range lost in lo's last digits is no range either: k * step
+	 * would not tell its ticks apart. */
+	if (!(hi - lo > fabs(lo) * 1e-9)) {
+		/* one value: half of it either side; 0 (or next to it) alone:
+		 * 0 to 1 */
 		double half = fabs(lo) / 2;
+		bool zero = fabs(lo) < 1 / AXIS_MAX;
 
-		hi = lo ? lo + half : 1;
-		lo = lo ? lo - half : 0;
+		hi = zero ? 1 : lo + half;
+		lo = zero ? 0 : lo - half;
 	}
 	if (want < 2)
 		want = 2;
 	if (want > SVG_MAXTICKS)
 		want = SVG_MAXTICKS;
 	step = svg_nice(svg_nice(hi - lo, false) / (want - 1), true);
-	for (;;) {
+	/* Each try widens the step by 1.5 at least: 64 cover any range
+	 * within AXIS_MAX; a step that is not a number ends it too. */
+	for (tries = 0; tries < 64 && step > 0 && isfinite(step); tries++) {
 		/* the slack keeps 0.30000000000000004 from adding a tick */
 		k0 = floor(lo / step + 1e-9);
 		k1 = ceil(hi / step - 1e-9);
@@ -155,12 +182,18 @@ void svg_axis_lin(struct svg_axis *a, double lo, double hi, unsigned want, enum 
 			break;
 		step = svg_nice(step * 1.5, false);
 	}
+	if (!(step > 0) || !isfinite(step) || !(k1 - k0 + 1 <= SVG_MAXTICKS)) {
+		axis_ends(a, lo, hi);
+		return;
+	}
 	if (k1 <= k0)
 		k1 = k0 + 1;
 	a->lo = k0 * step;
 	a->hi = k1 * step;
-	for (double k = k0; k <= k1; k++) {
-		double v = k * step;
+	/* counted in integers: k0 + i is exact, k++ on a double may not be */
+	n = (unsigned)(k1 - k0);
+	for (unsigned i = 0; i <= n && a->nticks < SVG_MAXTICKS; i++) {
+		double v = (k0 + i) * step;
 
 		a->tick[a->nticks++] = v == 0 ? 0 : v;	/* never -0 */
 	}
@@ -176,6 +209,9 @@ void svg_axis_log(struct svg_axis *a, double lo, double hi, enum svg_fmt fmt)
 		hi = 1;
 	if (!(lo > 0) || !isfinite(lo) || lo > hi)
 		lo = hi / 10;
+	/* decades from -300 to 300: pow(10, d) is a normal number for each */
+	hi = axis_clamp(hi, 1 / AXIS_MAX, AXIS_MAX);
+	lo = axis_clamp(lo, 1 / AXIS_MAX, hi);
 	d0 = (int)floor(log10(lo) + 1e-9);
 	d1 = (int)ceil(log10(hi) - 1e-9);
 	if (d1 <= d0)
@@ -202,10 +238,14 @@ void svg_axis_ticks(struct svg_axis *a, enum svg_scale scale, double lo, double 
 		    const double *ticks, unsigned n, enum svg_fmt fmt)
 {
 	axis_init(a, scale, fmt);
+	lo = axis_clamp(lo, -AXIS_MAX, AXIS_MAX);
+	hi = isfinite(hi) ? axis_clamp(hi, -AXIS_MAX, AXIS_MAX) : lo;
 	if (scale == SVG_LOG && !(lo > 0))
 		lo = hi > 0 ? hi / 10 : 1;
+	if (scale == SVG_LOG)
+		lo = axis_clamp(lo, 1 / AXIS_MAX, AXIS_MAX / 10);
 	if (!(hi > lo))
-		hi = scale == SVG_LOG ? lo * 10 : lo + 1;
+		hi = scale == SVG_LOG ? lo * 10 : lo + fmax(1, fabs(lo));
 	a->lo = lo;
 	a->hi = hi;
 	for (unsigned i = 0; i < n && a->nticks < SVG_MAXTICKS; i++)

@@ -1,5 +1,6 @@
 /* test_svg.c - the chart module: nice ticks, log scales, labels, escaping, byte-reproducible output. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -121,6 +122,56 @@ static void test_log(void **state)
 	svg_axis_place(&a, 50, 550);
 	assert_true(svg_axis_px(&a, 5) == 300);
 	assert_true(svg_axis_px(&a, NAN) == 50);
+}
+
+/* An axis of finite ascending ticks within a finite lo < hi. */
+static void expect_sane(const struct svg_axis *a, const char *what, double lo, double hi)
+{
+	if (!(a->nticks >= 1 && a->nticks <= SVG_MAXTICKS && isfinite(a->lo) &&
+	      isfinite(a->hi) && a->lo < a->hi))
+		fail_msg("%s(%g, %g): %u ticks over [%g, %g]", what, lo, hi, a->nticks, a->lo,
+			 a->hi);
+	for (unsigned i = 0; i < a->nticks; i++)
+		if (!isfinite(a->tick[i]) || (i && !(a->tick[i] >= a->tick[i - 1])))
+			fail_msg("%s(%g, %g): tick %u = %g", what, lo, hi, i, a->tick[i]);
+	if (a->scale == SVG_LOG && !(a->lo > 0))
+		fail_msg("%s(%g, %g): log axis from %g", what, lo, hi, a->lo);
+}
+
+/* Every pair of hostile doubles gives an axis, at once (issue 27: a
+ * result's IOPS of 1.7e308 looped svg_axis_lin forever). */
+static void test_total(void **state)
+{
+	static const double v[] = {
+		0, -0.0, 1, -1, 1e17, 1e17 + 16, 9.3, DBL_MAX, -DBL_MAX, 1.7e308, 1e300,
+		-1e300, DBL_MIN, 4.9e-324, -4.9e-324, NAN, INFINITY, -INFINITY,
+		(double)UINT64_MAX, 1e-300, 123456789.123,
+	};
+	static const unsigned wants[] = { 0, 1, 2, 6, 16, 100 };
+	static const double given[] = { -DBL_MAX, -1e300, -1, 0, 1e-300, 1, 1e17, DBL_MAX };
+	const size_t n = sizeof(v) / sizeof(v[0]), ng = sizeof(given) / sizeof(given[0]);
+	struct svg_axis a;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			for (size_t k = 0; k < sizeof(wants) / sizeof(wants[0]); k++) {
+				svg_axis_lin(&a, v[i], v[j], wants[k], SVG_F_SI);
+				expect_sane(&a, "svg_axis_lin", v[i], v[j]);
+				assert_true(a.nticks >= 2);
+			}
+			svg_axis_log(&a, v[i], v[j], SVG_F_NS);
+			expect_sane(&a, "svg_axis_log", v[i], v[j]);
+			/* the given ticks may all fall outside */
+			svg_axis_ticks(&a, SVG_LOG, v[i], v[j], given, (unsigned)ng, SVG_F_SI);
+			if (a.nticks)
+				expect_sane(&a, "svg_axis_ticks log", v[i], v[j]);
+			assert_true(isfinite(a.lo) && a.lo > 0 && isfinite(a.hi) && a.lo < a.hi);
+			svg_axis_ticks(&a, SVG_LIN, v[i], v[j], given, (unsigned)ng, SVG_F_SI);
+			if (a.nticks)
+				expect_sane(&a, "svg_axis_ticks", v[i], v[j]);
+			assert_true(isfinite(a.lo) && isfinite(a.hi) && a.lo < a.hi);
+		}
 }
 
 static void test_ticks_given(void **state)
@@ -295,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_nice),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_log),
+		cmocka_unit_test(test_total),
 		cmocka_unit_test(test_ticks_given),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_num),
