@@ -14,6 +14,7 @@
 
 #include "annotate.h"
 #include "load.h"
+#include "load_check.h"
 #include "repeat.h"
 
 /* The file being read and the first error, for one-line messages. */
@@ -432,6 +433,12 @@ static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
 	} else if (h->n && isfinite(mean) && isfinite(stdev)) {
 		long double n = (long double)h->n, m = mean, s = stdev;
 
+		/* beyond max the moments would overflow their integers */
+		if (!(mean >= 0 && mean <= (double)max + 1))
+			return fail(l, -EINVAL, w, "\"mean\" %.6g is outside min .. max", mean);
+		if (!(stdev >= 0 && stdev <= (double)max + 1))
+			return fail(l, -EINVAL, w, "\"stdev\" %.6g is more than max", stdev);
+
 		h->sum = (uint64_t)llroundl(m * n);
 		h->sumsq = (unsigned __int128)((s * s + m * m) * n);
 	}
@@ -667,7 +674,7 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
-	char w[32], w2[64], s[16];
+	char w[32], w2[64], s[16], msg[256];
 	json_t *files, *trim, *steady, *lat, *cpu, *dev, *sc, *ferr, *runs, *v;
 	double user, sys, usec;
 	size_t i;
@@ -784,6 +791,9 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 		    get_bool(l, w2, steady, "steady", &ok) ||
 		    get_obj(l, w2, steady, "window", true, &win))
 			return -EINVAL;
+		if (max > REPEAT_MAX)
+			return fail(l, -EINVAL, w2, "\"max_rounds\" is %" PRIu64 ", more than %d",
+				    max, REPEAT_MAX);
 		t->steady_max_rounds = (unsigned)max;
 		t->steady = ok;
 		if (win && (get_u64(l, w2, win, "first", &first) ||
@@ -793,6 +803,8 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			    get_real(l, w2, win, "excursion", &t->steady_window.excursion) ||
 			    get_real(l, w2, win, "slope", &t->steady_window.slope)))
 			return -EINVAL;
+		if (win && (first > REPEAT_MAX || n > REPEAT_MAX))
+			return wrong(l, w2, "window", "rounds within max_rounds");
 		if (win) {
 			t->steady_window.first = (unsigned)first;
 			t->steady_window.n = (unsigned)n;
@@ -880,6 +892,9 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	repeat_finish(t);
 	result_drift(t);
 	result_cliff(t);
+	/* Renderers are total on what passes (issue 27): no NaN, no DBL_MAX. */
+	if (load_check_test(t, idx, w2, sizeof(w2), msg, sizeof(msg)))
+		return fail(l, -EINVAL, w2, "%s", msg);
 	return 0;
 }
 
@@ -909,7 +924,7 @@ static int load_tests(struct ld *l, json_t *root, struct run_result *r)
 static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 {
 	const unsigned max = sizeof(x->tests) / sizeof(x->tests[0]);
-	char w[32];
+	char w[32], msg[256];
 	json_t *o, *a, *t;
 	size_t i;
 
@@ -941,6 +956,8 @@ static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 	    get_real(l, "xbench", o, "random", &x->random) ||
 	    get_real(l, "xbench", o, "total", &x->total))
 		return -EINVAL;
+	if (load_check_xbench(x, w, sizeof(w), msg, sizeof(msg)))
+		return fail(l, -EINVAL, w, "%s", msg);
 	x->valid = true;
 	return 0;
 }

@@ -372,38 +372,153 @@ static void test_bad_timeline(void **state)
 	}
 }
 
-/* Every value the writer emits loads again: huge and tiny doubles (a
- * 1e100 was once written as a 63-digit integer that did not load). */
+/* Every value the writer emits parses again as the same number (a 1e100
+ * was once written as a 63-digit integer that did not load); within the
+ * loader's limits it loads and round-trips, past them (a CPU % of 1e100,
+ * DBL_MAX) it is refused by name (issue 27). */
 static void test_extreme_values(void **state)
 {
-	static const double vals[] = { 1e100, 1.7976931348623157e308, 1e15, 999999999999999.9,
-				       1e-300, 0, 123456.0005 };
+	static const struct { double v; bool loads; } vals[] = {
+		{ 1e100, false }, { 1.7976931348623157e308, false }, { 1e7, true },
+		{ 999999.9999999999, true }, { 1e-300, true }, { 0, true }, { 123456.0005, true },
+	};
 	struct run_result a, b;
 	char err[256], *x, *y;
+	json_error_t jerr;
+	json_t *root;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		double v = vals[i].v;
+
 		build(&a);
-		a.tests[0].usec_per_op = vals[i];
-		a.tests[0].cpu_user_pct = vals[i];
-		a.xbench.tests[0].baseline = vals[i];
+		a.tests[1].runs[0].usec_per_op = v;
+		a.tests[1].runs[0].cpu_user_pct = v;
+		a.xbench.tests[0].baseline = v;
 		x = render(report_json, &a);
+		root = json_loads(x, 0, &jerr);
+		if (!root)
+			fail_msg("%g: %s", v, jerr.text);
+		assert_true(json_number_value(json_object_get(json_array_get(json_object_get(
+			json_array_get(json_object_get(root, "tests"), 1), "runs"), 0),
+			"cpu_usec_per_op")) == v);
+		json_decref(root);
 		save(x);
 		free(x);
+		if (!vals[i].loads) {
+			assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+			if (!strstr(err, ": tests[1].runs[0]: \"cpu_user_pct\" is ") ||
+			    !strstr(err, "outside what a run can measure") ||
+			    !strstr(err, "(test \"meta-create 4k\")"))
+				fail_msg("%g: %s", v, err);
+			result_free(&a);
+			continue;
+		}
 		if (result_load(path, &b, err, sizeof(err)))
-			fail_msg("%g: %s", vals[i], err);
+			fail_msg("%g: %s", v, err);
 		/* what was loaded is written again, loads, and comes out the same */
 		x = render(report_json, &b);
 		save(x);
 		result_free(&b);
 		if (result_load(path, &b, err, sizeof(err)))
-			fail_msg("%g, twice: %s", vals[i], err);
+			fail_msg("%g, twice: %s", v, err);
 		y = render(report_json, &b);
 		assert_string_equal(x, y);
 		free(x);
 		free(y);
 		result_free(&a);
 		result_free(&b);
+	}
+}
+
+static json_t *test_of(json_t *root, size_t i)
+{
+	return json_array_get(json_object_get(root, "tests"), i);
+}
+
+static json_t *run_of(json_t *root, size_t i, size_t k)
+{
+	return json_array_get(json_object_get(test_of(root, i), "runs"), k);
+}
+
+/*
+ * A crafted figure no run can measure (issue 27: an IOPS of 1.7e308 hung
+ * the HTML report) is refused at load, naming the key, the test and what
+ * is wrong, so that no renderer sees it.
+ */
+static void test_hostile_values(void **state)
+{
+	static const char *const msgs[] = {
+		": tests[0].runs[1]: \"iops\" is 1.7e+308, outside what a run can measure "
+		"(0 to 1e+15) (test \"rand-read 4k\")",
+		": tests[0].runs[0]: \"iops\" is null, not a number",
+		": tests[0].runs[2]: \"bytes_per_sec\" is -1, outside",
+		": tests[1]: \"runtime_ns\" is 0 with 333 ops and 1363968 bytes in it",
+		": tests[0].runs[0]: percentiles out of order: \"lat_p50_ns\" 9000000 is above "
+		"\"lat_p99_ns\"",
+		": tests[1].lat_ns: \"min\" 900000000000 is above \"max\"",
+		": tests[1].lat_ns: \"min\" 1 and \"max\"",
+		": tests[1]: 9000000000000000000 ops in 1000000014 ns is more than 1e+15 IOPS",
+		": xbench.tests[0]: \"score\" is 1e+300, outside",
+		": tests[1].lat_ns: the mean from \"sum\"",
+		": tests[1].runs[0]: \"runtime_ns\" is 9223372036854775807, more than a year",
+		": tests[1].cpu: \"job_max_pct\" is -5, outside",
+	};
+	struct run_result b;
+	char err[256];
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(msgs) / sizeof(msgs[0]); c++) {
+		json_t *root = parsed(), *t1 = test_of(root, 1);
+
+		switch (c) {
+		case 0:
+			json_object_set_new(run_of(root, 0, 1), "iops", json_real(1.7e308));
+			break;
+		case 1:
+			json_object_set_new(run_of(root, 0, 0), "iops", json_null());
+			break;
+		case 2:
+			json_object_set_new(run_of(root, 0, 2), "bytes_per_sec", json_real(-1));
+			break;
+		case 3:
+			json_object_set_new(t1, "runtime_ns", json_integer(0));
+			break;
+		case 4:
+			json_object_set_new(run_of(root, 0, 0), "lat_p50_ns", json_integer(9000000));
+			break;
+		case 5:
+			json_object_set_new(json_object_get(t1, "lat_ns"), "min",
+					    json_integer(900000000000));
+			break;
+		case 6:
+			json_object_set_new(json_object_get(t1, "lat_ns"), "min", json_integer(1));
+			break;
+		case 7:
+			json_object_set_new(t1, "ops", json_integer(9000000000000000000));
+			break;
+		case 8:
+			json_object_set_new(json_array_get(json_object_get(json_object_get(
+				root, "xbench"), "tests"), 0), "score", json_real(1e300));
+			break;
+		case 9:
+			json_object_set_new(json_object_get(t1, "lat_ns"), "sum",
+					    json_integer(INT64_MAX));
+			break;
+		case 10:
+			json_object_set_new(run_of(root, 1, 0), "runtime_ns",
+					    json_integer(INT64_MAX));
+			break;
+		case 11:
+			json_object_set_new(json_object_get(t1, "cpu"), "job_max_pct",
+					    json_real(-5));
+			break;
+		}
+		save_json(root);
+		assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, msgs[c]))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", c, err, msgs[c]);
+		assert_int_equal(b.ntests, 0);
 	}
 }
 
@@ -525,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_columns),
 		cmocka_unit_test(test_bad_timeline),
 		cmocka_unit_test(test_extreme_values),
+		cmocka_unit_test(test_hostile_values),
 		cmocka_unit_test(test_old_document),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bad_test),
