@@ -84,6 +84,32 @@ bool compare_judged(enum compare_metric m);
  */
 const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len);
 
+/*
+ * The change of metric m from before to after in words, for a ratio
+ * after / before: throughput "2.6x faster", "11 % slower"; latency and CPU
+ * per op "35.0x higher", "20 % lower". From 2x (or 1/2) on, a factor with
+ * one decimal (none from 100x on), else a percentage of the baseline, so a
+ * figure is never below -100 % and never reads as a gain when it is a
+ * loss; "same" when the ratio rounds to 1 (|ratio - 1| < 0.05 %); "" for a
+ * ratio that is not > 0 or not finite. Returns buf.
+ */
+const char *compare_metric_words(enum compare_metric m, double ratio, char *buf, size_t len);
+
+/* What a pair's verdicts say taken together (compare_pair.outcome). */
+enum compare_outcome {
+	CMP_OUT_UNJUDGED,	/* no test had an interval to judge (too few runs) */
+	CMP_OUT_SAME,		/* every judged test "~" */
+	CMP_OUT_BETTER,		/* some judged better, none worse */
+	CMP_OUT_WORSE,		/* some judged worse, none better */
+	CMP_OUT_MIXED,		/* some better, some worse */
+};
+
+/* The outcome as a word for the JSON ("not judged", "unchanged", "better",
+ * "worse", "mixed") and as a title for people ("Not judged", "No
+ * significant change", "Better", "Worse", "Mixed"). */
+const char *compare_outcome_key(enum compare_outcome o);
+const char *compare_outcome_title(enum compare_outcome o);
+
 /* One test present on both sides (matched by name). */
 struct compare_test {
 	const struct test_result *before, *after;
@@ -112,10 +138,14 @@ struct compare_pair {
 	unsigned ndiffs;
 	/* Over the matched tests with an IOPS ratio > 0: their count, the
 	 * geometric mean of those ratios (NaN when none), and the index in
-	 * tests[] of the lowest and the highest ratio (-1 when none). */
+	 * tests[] of the lowest and the highest ratio (-1 when none).
+	 * all_lost: every one of those ratios is below 1, so the best is only
+	 * the least worse; all_gained: every one above 1, so the worst is
+	 * only the smallest gain. */
 	unsigned nratios;
 	double geomean_iops;
 	int worst, best;
+	bool all_lost, all_gained;
 	bool repeats;		/* every matched test has nruns > 1 on both sides */
 	/* The verdicts of this pair: family = how many intervals were drawn
 	 * for a verdict (per comparable test with enough runs: throughput
@@ -123,6 +153,16 @@ struct compare_pair {
 	 * throughput verdicts (IOPS) by kind over the matched tests. */
 	unsigned family;
 	unsigned nbetter, nworse, nsame, nunjudged;
+	/* The same counts of the p99 verdicts (lower latency is better). */
+	unsigned p99_better, p99_worse, p99_same, p99_unjudged;
+	/* The throughput verdicts together, and the headline that opens the
+	 * pair's report in every format: the outcome, how many tests went
+	 * which way, the largest change each way with its test, the p99
+	 * verdicts, e.g. "Worse: slower on 4 of 8 tests (at most 3.3x slower,
+	 * rand-read 4k qd32), faster on none, 4 unchanged (~); p99 latency
+	 * higher on 4 (at most 35.0x higher, rand-read 4k qd1), lower on none." */
+	enum compare_outcome outcome;
+	char headline[768];
 	/* The throughput verdicts in words, for people: "after vs before:
 	 * 2.6x faster [2.4, 2.8] on rand-read 4k qd32; 11 % slower [8, 14] on
 	 * seq-write 1m; 4 tests unchanged (~)" (compare_words). */

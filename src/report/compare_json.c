@@ -5,13 +5,25 @@
 #include "compare.h"
 #include "json_writer.h"
 
-static void json_value(struct jw *w, const char *key, const struct compare_value *v)
+static void json_value(struct jw *w, enum compare_metric m, const struct compare_value *v)
 {
-	jw_open(w, key, '{', true);
+	char words[48];
+
+	jw_open(w, compare_metrics[m].key, '{', true);
 	jw_double(w, "before", v->before);
 	jw_double(w, "after", v->after);
 	jw_double(w, "ratio", v->ratio);
 	jw_double(w, "change_pct", v->change_pct);
+	/* the change as people read it (never a share below -100 %), and the
+	 * plain after vs before in percent, the sign the direction of the
+	 * figure (+3400 for a latency 35x the baseline's) */
+	if (isnan(v->ratio)) {
+		jw_null(w, "change");
+		jw_null(w, "after_vs_before_pct");
+	} else {
+		jw_cstr(w, "change", compare_metric_words(m, v->ratio, words, sizeof(words)));
+		jw_double(w, "after_vs_before_pct", (v->ratio - 1) * 100);
+	}
 	if (v->within_noise < 0)
 		jw_null(w, "within_noise");
 	else
@@ -55,7 +67,7 @@ static void json_test(struct jw *w, const struct compare_test *t)
 		jw_null(w, "mismatch");
 	jw_open(w, "metrics", '{', false);
 	for (m = 0; m < CMP_NMETRICS; m++)
-		json_value(w, compare_metrics[m].key, &t->m[m]);
+		json_value(w, m, &t->m[m]);
 	jw_close(w, '}');
 	jw_close(w, '}');
 }
@@ -73,6 +85,8 @@ static void json_names(struct jw *w, const char *key, const struct test_result *
 
 static void json_extreme(struct jw *w, const char *key, const struct compare_pair *p, int i)
 {
+	char words[48];
+
 	if (i < 0) {
 		jw_null(w, key);
 		return;
@@ -81,6 +95,8 @@ static void json_extreme(struct jw *w, const char *key, const struct compare_pai
 	jw_field(w, "name", p->tests[i].before->name);
 	jw_double(w, "iops_ratio", p->tests[i].m[CMP_IOPS].ratio);
 	jw_double(w, "iops_change_pct", p->tests[i].m[CMP_IOPS].change_pct);
+	jw_cstr(w, "change", compare_metric_words(CMP_IOPS, p->tests[i].m[CMP_IOPS].ratio, words,
+						  sizeof(words)));
 	jw_close(w, '}');
 }
 
@@ -128,6 +144,15 @@ static void json_pair(struct jw *w, const struct compare_pair *p)
 	jw_u64(w, "unchanged", p->nsame);
 	jw_u64(w, "not_judged", p->nunjudged);
 	jw_field(w, "words", p->words);
+	jw_u64(w, "p99_better", p->p99_better);
+	jw_u64(w, "p99_worse", p->p99_worse);
+	jw_u64(w, "p99_unchanged", p->p99_same);
+	jw_u64(w, "p99_not_judged", p->p99_unjudged);
+	/* every IOPS ratio below 1: the "best" is only the least worse */
+	jw_bool(w, "all_lost", p->all_lost);
+	jw_bool(w, "all_gained", p->all_gained);
+	jw_cstr(w, "outcome", compare_outcome_key(p->outcome));
+	jw_field(w, "headline", p->headline);
 	jw_close(w, '}');
 	jw_close(w, '}');
 }

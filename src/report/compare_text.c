@@ -11,13 +11,13 @@
 #define TESTNAME_MIN 20
 #define TESTNAME_MAX 32
 
-/* "+12.3%" */
-static const char *fmt_change(const struct compare_value *v, char *buf, size_t len)
+/* "35.0x higher", "12 % slower", "same", "-" (no ratio) */
+static const char *fmt_change(const struct compare_value *v, enum compare_metric m, char *buf,
+			      size_t len)
 {
-	if (isnan(v->change_pct))
+	compare_metric_words(m, v->ratio, buf, len);
+	if (!buf[0])
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", v->change_pct);
 	return buf;
 }
 
@@ -60,33 +60,44 @@ static unsigned name_width(const struct compare_pair *p)
 	return w;
 }
 
+/* The table's columns after the test's name: per group (IOPS, p99) before,
+ * after and the change in words; then the change of CPU per op. */
+#define GROUP_W 29	/* "%7s %7s %13s" */
+#define TABLE_REST (2 * (2 + GROUP_W) + 2 + 12)
+
 static void text_table(struct textw *o, const struct compare_pair *p)
 {
-	char name[80], ib[16], ia[16], ic[16], lb[16], la[16], lc[16], cc[16];
+	char name[80], ib[16], ia[16], ic[24], lb[16], la[16], lc[24], cc[24];
 	const struct compare_test *t;
 	unsigned w = name_width(p), i;
 	bool mism = false;
 
-	textw_raw(o, "%-*s %11s %8s %7s %11s %8s %7s %7s", (int)w, "Test", "IOPS before", "after",
-		  "change", "p99 before", "after", "change", "CPU/op");
+	/* the whole row within the 100 columns: a long name is cut */
+	if (w + TABLE_REST > TEXTW_WIDTH)
+		w = TEXTW_WIDTH - TABLE_REST;
+	textw_raw(o, "%-*s  %-*s  %-*s  %12s", (int)w, "", GROUP_W,
+		  "IOPS ------------------------", GROUP_W, "p99 latency -----------------",
+		  "CPU/op");
+	textw_raw(o, "%-*s  %7s %7s %13s  %7s %7s %13s  %12s", (int)w, "Test", "before", "after",
+		  "change", "before", "after", "change", "change");
 	for (i = 0; i < p->ntests; i++) {
 		t = &p->tests[i];
 		snprintf(name, sizeof(name), "%.*s%s", (int)sizeof(t->before->name),
 			 t->before->name, t->mismatch[0] ? "!" : "");
-		textw_raw(o, "%-*.*s %11s %8s %7s %11s %8s %7s %7s", (int)w, (int)w, name,
+		textw_raw(o, "%-*.*s  %7s %7s %13s  %7s %7s %13s  %12s", (int)w, (int)w, name,
 			  report_fmt_count(t->m[CMP_IOPS].before, ib, sizeof(ib)),
 			  report_fmt_count(t->m[CMP_IOPS].after, ia, sizeof(ia)),
-			  fmt_change(&t->m[CMP_IOPS], ic, sizeof(ic)),
+			  fmt_change(&t->m[CMP_IOPS], CMP_IOPS, ic, sizeof(ic)),
 			  report_fmt_ns(t->m[CMP_LAT_P99].before, lb, sizeof(lb)),
 			  report_fmt_ns(t->m[CMP_LAT_P99].after, la, sizeof(la)),
-			  fmt_change(&t->m[CMP_LAT_P99], lc, sizeof(lc)),
-			  fmt_change(&t->m[CMP_CPU_PER_OP], cc, sizeof(cc)));
+			  fmt_change(&t->m[CMP_LAT_P99], CMP_LAT_P99, lc, sizeof(lc)),
+			  fmt_change(&t->m[CMP_CPU_PER_OP], CMP_CPU_PER_OP, cc, sizeof(cc)));
 		mism |= t->mismatch[0] != '\0';
 	}
 	if (!p->ntests)
 		textw_raw(o, "(no test ran on both sides)");
-	textw_raw(o, "change: after vs before, positive = better (more IOPS, less latency and "
-		  "CPU per op)");
+	textw_raw(o, "change: after against before; from 2x on as a factor (35.0x higher), "
+		  "below as a share of before");
 	if (mism) {
 		textw_raw(o, "! not comparable, measured differently:");
 		for (i = 0; i < p->ntests; i++)
@@ -171,11 +182,15 @@ static void text_only(struct textw *o, const char *what, const struct test_resul
 static void text_pair(struct textw *o, const struct compare *c, const struct compare_pair *p)
 {
 	const struct compare_diff *d;
-	char w[16], bst[16];
+	char w[32], bst[32], name[32];
 	unsigned i;
 
 	textw_raw(o, "%s", "");
 	textw_raw(o, "== %s (%s) vs %s ==", p->label, p->file, c->base_label);
+	textw_start(o, "");
+	textw_words(o, p->headline, " ");
+	textw_nl(o);
+	textw_raw(o, "%s", "");
 	if (!p->ndiffs) {
 		textw_raw(o, "Settings, target and host: the same.");
 	} else {
@@ -193,13 +208,17 @@ static void text_pair(struct textw *o, const struct compare *c, const struct com
 		text_intervals(o, c, p);
 	textw_raw(o, "%s", "");
 	if (p->nratios) {
-		snprintf(w, sizeof(w), "%+.1f%%", p->tests[p->worst].m[CMP_IOPS].change_pct);
-		snprintf(bst, sizeof(bst), "%+.1f%%", p->tests[p->best].m[CMP_IOPS].change_pct);
-		textw_raw(o, "IOPS over %u test%s: geometric mean ratio %.3f (%+.1f%%)", p->nratios,
-			  p->nratios == 1 ? "" : "s", p->geomean_iops, (p->geomean_iops - 1) * 100);
-		textw_raw(o, "  worst: %.*s (%s)", (int)sizeof(p->tests[p->worst].before->name),
+		compare_metric_words(CMP_IOPS, p->tests[p->worst].m[CMP_IOPS].ratio, w, sizeof(w));
+		compare_metric_words(CMP_IOPS, p->tests[p->best].m[CMP_IOPS].ratio, bst, sizeof(bst));
+		textw_raw(o, "IOPS over %u test%s: geometric mean ratio %.3f (%s)", p->nratios,
+			  p->nratios == 1 ? "" : "s", p->geomean_iops,
+			  compare_metric_words(CMP_IOPS, p->geomean_iops, name, sizeof(name)));
+		/* where every test lost, the best is only the least worse */
+		textw_raw(o, "  %-12s %.*s (%s)", p->all_gained ? "least gain:" : "worst:",
+			  (int)sizeof(p->tests[p->worst].before->name),
 			  p->tests[p->worst].before->name, w);
-		textw_raw(o, "  best:  %.*s (%s)", (int)sizeof(p->tests[p->best].before->name),
+		textw_raw(o, "  %-12s %.*s (%s)", p->all_lost ? "least worse:" : "best:",
+			  (int)sizeof(p->tests[p->best].before->name),
 			  p->tests[p->best].before->name, bst);
 	}
 	text_only(o, c->base_label, p->only_before, p->nonly_before);

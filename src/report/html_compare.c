@@ -236,6 +236,17 @@ static void value_cell(struct svg *w, enum compare_metric m, const char *f, doub
 	svg_printf(w, "</td>");
 }
 
+/* The change of metric m in words ("35.0x higher", "12 % slower"), its
+ * ratio as the cell's number. */
+static void change_cell(struct svg *w, enum compare_metric m, const struct compare_value *v)
+{
+	char c[48];
+
+	if (!compare_metric_words(m, v->ratio, c, sizeof(c))[0])
+		snprintf(c, sizeof(c), "-");
+	value_cell(w, m, "ratio", v->ratio, c);
+}
+
 static void table_metric(struct svg *w, const struct compare_test *t, enum compare_metric m,
 			 bool judged)
 {
@@ -244,11 +255,7 @@ static void table_metric(struct svg *w, const struct compare_test *t, enum compa
 
 	value_cell(w, m, "before", v->before, fmt_metric(m, v->before, b, sizeof(b)));
 	value_cell(w, m, "after", v->after, fmt_metric(m, v->after, b, sizeof(b)));
-	if (isfinite(v->change_pct))
-		snprintf(c, sizeof(c), "%+.1f%%", v->change_pct);
-	else
-		snprintf(c, sizeof(c), "-");
-	value_cell(w, m, "change_pct", v->change_pct, c);
+	change_cell(w, m, v);
 	if (!judged)
 		return;
 	if (!isfinite(v->med_ratio))
@@ -277,7 +284,6 @@ static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
 		   "<th class=\"num\">CPU/op</th></tr></thead>\n<tbody>\n", pi);
 	for (unsigned i = 0; i < p->ntests; i++) {
 		const struct compare_test *t = &p->tests[i];
-		char c[32];
 
 		svg_printf(w, "<tr data-pair=\"%u\" data-test=\"%u\"><td data-key=\"name\">", pi, i);
 		svg_esc(w, t->before->name, sizeof(t->before->name));
@@ -289,11 +295,7 @@ static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
 		svg_printf(w, "</td>");
 		table_metric(w, t, CMP_IOPS, true);
 		table_metric(w, t, CMP_LAT_P99, true);
-		if (isfinite(t->m[CMP_CPU_PER_OP].change_pct))
-			snprintf(c, sizeof(c), "%+.1f%%", t->m[CMP_CPU_PER_OP].change_pct);
-		else
-			snprintf(c, sizeof(c), "-");
-		value_cell(w, CMP_CPU_PER_OP, "change_pct", t->m[CMP_CPU_PER_OP].change_pct, c);
+		change_cell(w, CMP_CPU_PER_OP, &t->m[CMP_CPU_PER_OP]);
 		svg_printf(w, "</tr>\n");
 	}
 	svg_printf(w, "</tbody>\n</table>\n");
@@ -371,13 +373,20 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 	}
 	pair_table(w, p, pi);
 	if (p->nratios) {
-		svg_printf(w, "<p>IOPS over %u test%s: geometric mean ratio %.3f (%+.1f%%); worst: ",
+		char g[48], lo[48], hi[48];
+
+		/* where every test lost, the best is only the least worse */
+		svg_printf(w, "<p>IOPS over %u test%s: geometric mean ratio %.3f (%s); %s: ",
 			   p->nratios, p->nratios == 1 ? "" : "s", p->geomean_iops,
-			   (p->geomean_iops - 1) * 100);
+			   compare_metric_words(CMP_IOPS, p->geomean_iops, g, sizeof(g)),
+			   p->all_gained ? "least gain" : "worst");
 		svg_esc(w, p->tests[p->worst].before->name, sizeof(p->tests[p->worst].before->name));
-		svg_printf(w, " (%+.1f%%); best: ", p->tests[p->worst].m[CMP_IOPS].change_pct);
+		svg_printf(w, " (%s); %s: ", compare_metric_words(CMP_IOPS,
+			   p->tests[p->worst].m[CMP_IOPS].ratio, lo, sizeof(lo)),
+			   p->all_lost ? "least worse" : "best");
 		svg_esc(w, p->tests[p->best].before->name, sizeof(p->tests[p->best].before->name));
-		svg_printf(w, " (%+.1f%%).</p>\n", p->tests[p->best].m[CMP_IOPS].change_pct);
+		svg_printf(w, " (%s).</p>\n", compare_metric_words(CMP_IOPS,
+			   p->tests[p->best].m[CMP_IOPS].ratio, hi, sizeof(hi)));
 	}
 	only_list(w, c->base_label, p->only_before, p->nonly_before);
 	only_list(w, p->label, p->only_after, p->nonly_after);
@@ -385,6 +394,40 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 		svg_printf(w, "<p class=\"none\">Without --repeat on both sides nothing tells a real "
 			   "difference from noise; run each with --repeat %d (or more) to have every "
 			   "change judged.</p>\n", COMPARE_MIN_RUNS);
+	svg_printf(w, "</section>\n");
+}
+
+/* The colour of an outcome: green better, red worse, amber mixed. */
+static const char *outcome_class(enum compare_outcome o)
+{
+	return o == CMP_OUT_BETTER ? "better" : o == CMP_OUT_WORSE ? "worse" :
+	       o == CMP_OUT_MIXED ? "mixed" : "same";
+}
+
+/* The page's opening: each comparison's headline verdict, the outcome in
+ * bold (the headline starts with its title and ": "). */
+static void page_verdict(struct svg *w, const struct compare *c)
+{
+	svg_printf(w, "<section id=\"verdict\">\n");
+	for (unsigned i = 0; i < c->npairs; i++) {
+		const struct compare_pair *p = &c->pairs[i];
+		const char *title = compare_outcome_title(p->outcome), *rest = p->headline;
+		size_t n = strlen(title);
+
+		if (!strncmp(rest, title, n) && !strncmp(rest + n, ": ", 2))
+			rest += n + 2;
+		svg_printf(w, "<div class=\"headline %s\" data-pair=\"%u\" data-outcome=\"%s\">"
+			   "<p class=\"outcome\"><a href=\"#pair-%u\">", outcome_class(p->outcome), i,
+			   compare_outcome_key(p->outcome), i);
+		svg_esc(w, p->label, strlen(p->label));
+		svg_printf(w, " vs ");
+		svg_esc(w, c->base_label, strlen(c->base_label));
+		svg_printf(w, "</a>: <strong>");
+		svg_esc(w, title, n);
+		svg_printf(w, "</strong></p>\n<p>");
+		svg_esc(w, rest, strlen(rest));
+		svg_printf(w, "</p></div>\n");
+	}
 	svg_printf(w, "</section>\n");
 }
 
@@ -409,6 +452,7 @@ int report_compare_html(FILE *f, const struct compare *c)
 		svg_printf(&w, ")");
 	}
 	svg_printf(&w, "</p>\n</header>\n");
+	page_verdict(&w, c);
 	for (unsigned i = 0; i < c->npairs; i++)
 		page_pair(&w, c, &c->pairs[i], i);
 	page_sides(&w, c);

@@ -222,15 +222,18 @@ static void mismatch(const struct test_result *b, const struct test_result *a,
 #undef MIS
 }
 
-/* A percentage ("12", "0.4") or a factor ("2.6", "12"), never "-0". */
+/* A percentage ("12", "0.4") or a factor ("2.6", "35.0", "120"), never "-0". */
 static void fmt_num(char *buf, size_t len, double x, bool factor)
 {
 	if (fabs(x) < 0.05)
 		x = 0;
-	snprintf(buf, len, fabs(x) >= (factor ? 10 : 1) || x == 0 ? "%.0f" : "%.1f", x);
+	snprintf(buf, len, fabs(x) >= (factor ? 100 : 1) || x == 0 ? "%.0f" : "%.1f", x);
 }
 
-const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len)
+/* A ratio and its interval as a change in words, up and down naming the
+ * two directions ("faster", "slower"); compare_change_words. */
+static const char *change_words(double ratio, double lo, double hi, const char *up,
+				const char *down, char *buf, size_t len)
 {
 	char r[16], a[16], b[16];
 	const char *how;
@@ -241,13 +244,13 @@ const char *compare_change_words(double ratio, double lo, double hi, char *buf, 
 	if (!(ratio > 0) || !isfinite(ratio))
 		return buf;
 	if (ratio >= 1) {
-		how = "faster";
+		how = up;
 		factor = ratio >= 2;
 		x = factor ? ratio : (ratio - 1) * 100;
 		xl = factor ? lo : (lo - 1) * 100;
 		xh = factor ? hi : (hi - 1) * 100;
 	} else {
-		how = "slower";
+		how = down;
 		factor = ratio <= 0.5;
 		x = factor ? 1 / ratio : (1 - ratio) * 100;
 		xl = factor ? 1 / hi : (1 - hi) * 100;
@@ -262,6 +265,45 @@ const char *compare_change_words(double ratio, double lo, double hi, char *buf, 
 	fmt_num(b, sizeof(b), xh, factor);
 	snprintf(buf, len, "%s%s %s [%s, %s]", r, factor ? "x" : " %", how, a, b);
 	return buf;
+}
+
+const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len)
+{
+	return change_words(ratio, lo, hi, "faster", "slower", buf, len);
+}
+
+const char *compare_metric_words(enum compare_metric m, double ratio, char *buf, size_t len)
+{
+	bool up = m < CMP_NMETRICS && compare_metrics[m].higher_better;
+
+	if (ratio > 0 && fabs(ratio - 1) < 0.0005) {
+		snprintf(buf, len, "same");
+		return buf;
+	}
+	return change_words(ratio, NAN, NAN, up ? "faster" : "higher", up ? "slower" : "lower",
+			    buf, len);
+}
+
+const char *compare_outcome_key(enum compare_outcome o)
+{
+	switch (o) {
+	case CMP_OUT_SAME: return "unchanged";
+	case CMP_OUT_BETTER: return "better";
+	case CMP_OUT_WORSE: return "worse";
+	case CMP_OUT_MIXED: return "mixed";
+	default: return "not judged";
+	}
+}
+
+const char *compare_outcome_title(enum compare_outcome o)
+{
+	switch (o) {
+	case CMP_OUT_SAME: return "No significant change";
+	case CMP_OUT_BETTER: return "Better";
+	case CMP_OUT_WORSE: return "Worse";
+	case CMP_OUT_MIXED: return "Mixed";
+	default: return "Not judged";
+	}
 }
 
 /* The summary in words of a pair: its significant changes, then the rest
@@ -445,7 +487,128 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 		case CMP_SAME: p->nsame++; break;
 		default: p->nunjudged++; break;
 		}
+		switch (t->m[CMP_LAT_P99].verdict) {
+		case CMP_BETTER: p->p99_better++; break;
+		case CMP_WORSE: p->p99_worse++; break;
+		case CMP_SAME: p->p99_same++; break;
+		default: p->p99_unjudged++; break;
+		}
 	}
+}
+
+/* The test of p whose metric m has verdict kind and the largest change
+ * that way (the ratio of medians furthest from 1 in its direction); -1
+ * when none has that verdict. */
+static int extreme(const struct compare_pair *p, enum compare_metric m, int kind)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < p->ntests; i++) {
+		const struct compare_value *v = &p->tests[i].m[m];
+
+		if (v->verdict != kind)
+			continue;
+		if (best < 0 || fabs(log(v->med_ratio)) > fabs(log(p->tests[best].m[m].med_ratio)))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* ", faster on 3 (at most 2.6x faster, rand-read 4k qd32)" or ", faster on
+ * none": how many tests of p metric m's verdict kind names, and the most. */
+static void headline_count(struct compare_pair *p, enum compare_metric m, int kind,
+			   unsigned n, const char *sep, const char *word, const char *of)
+{
+	char w[48];
+	int i = extreme(p, m, kind);
+
+	if (!n || i < 0) {
+		append(p->headline, sizeof(p->headline), "%s%s on none", sep, word);
+		return;
+	}
+	append(p->headline, sizeof(p->headline), "%s%s on %u%s (%s%s, %.*s)", sep, word, n, of,
+	       n > 1 ? "at most " : "",
+	       compare_metric_words(m, p->tests[i].m[m].med_ratio, w, sizeof(w)),
+	       (int)sizeof(p->tests[i].before->name), p->tests[i].before->name);
+}
+
+/*
+ * The outcome and the headline of a pair, from its verdicts (throughput
+ * and p99 alike: a latency that grew 35x is no "no change"); the way
+ * that has verdicts comes first. Without any verdict the figures' own
+ * ratios are counted, said to be unjudged.
+ */
+static void pair_headline(struct compare_pair *p, double noise)
+{
+	unsigned judged = p->nbetter + p->nworse + p->nsame;
+	unsigned pj = p->p99_better + p->p99_worse + p->p99_same, i, lower = 0, higher = 0;
+	bool better = p->nbetter || p->p99_better, worse = p->nworse || p->p99_worse;
+	char *h = p->headline, of[32];
+	size_t len = sizeof(p->headline);
+
+	h[0] = '\0';
+	if (!judged && !pj)
+		p->outcome = CMP_OUT_UNJUDGED;
+	else if (better && worse)
+		p->outcome = CMP_OUT_MIXED;
+	else if (better)
+		p->outcome = CMP_OUT_BETTER;
+	else if (worse)
+		p->outcome = CMP_OUT_WORSE;
+	else
+		p->outcome = CMP_OUT_SAME;
+	append(h, len, "%s: ", compare_outcome_title(p->outcome));
+	if (!p->ntests) {
+		append(h, len, "no test ran on both sides.");
+		return;
+	}
+	if (p->outcome == CMP_OUT_UNJUDGED) {
+		for (i = 0; i < p->ntests; i++) {
+			double r = p->tests[i].m[CMP_IOPS].ratio;
+
+			lower += r > 0 && r < 1 - noise;
+			higher += r > 1 + noise;
+		}
+		append(h, len, "fewer than %d runs on a side, so no change is told from noise. "
+		       "The figures alone: IOPS lower on %u of %u tests, higher on %u",
+		       COMPARE_MIN_RUNS, lower, p->ntests, higher);
+		if (p->nratios)
+			append(h, len, " (geometric mean %.2fx)", p->geomean_iops);
+		append(h, len, ". Run both sides with --repeat %d to have them judged.",
+		       COMPARE_MIN_RUNS);
+		return;
+	}
+	snprintf(of, sizeof(of), " of %u test%s", p->ntests, p->ntests == 1 ? "" : "s");
+	if (!judged) {
+		append(h, len, "throughput not judged");
+	} else if (!p->nbetter && !p->nworse) {
+		append(h, len, "throughput within the +-%.3g %% noise band on %u%s", 100 * noise,
+		       p->nsame, of);
+	} else if (p->nworse >= p->nbetter) {
+		headline_count(p, CMP_IOPS, CMP_WORSE, p->nworse, "", "slower", of);
+		headline_count(p, CMP_IOPS, CMP_BETTER, p->nbetter, ", ", "faster", "");
+	} else {
+		headline_count(p, CMP_IOPS, CMP_BETTER, p->nbetter, "", "faster", of);
+		headline_count(p, CMP_IOPS, CMP_WORSE, p->nworse, ", ", "slower", "");
+	}
+	if (judged && (p->nbetter || p->nworse) && p->nsame)
+		append(h, len, ", %u unchanged (~)", p->nsame);
+	if (p->nunjudged)
+		append(h, len, ", %u not judged", p->nunjudged);
+	if (!pj)
+		append(h, len, "; p99 latency not judged");
+	else if (!p->p99_better && !p->p99_worse)
+		append(h, len, "; p99 latency within the noise band on all %u judged", pj);
+	else if (p->p99_worse >= p->p99_better) {
+		headline_count(p, CMP_LAT_P99, CMP_WORSE, p->p99_worse, "; p99 latency ",
+			       "higher", "");
+		headline_count(p, CMP_LAT_P99, CMP_BETTER, p->p99_better, ", ", "lower", "");
+	} else {
+		headline_count(p, CMP_LAT_P99, CMP_BETTER, p->p99_better, "; p99 latency ",
+			       "lower", "");
+		headline_count(p, CMP_LAT_P99, CMP_WORSE, p->p99_worse, ", ", "higher", "");
+	}
+	append(h, len, ".");
 }
 
 static int compare_pair(struct compare_pair *p, const struct run_result *b,
@@ -501,7 +664,10 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 		if (!used[j])
 			p->only_after[p->nonly_after++] = &a->tests[j];
 	p->geomean_iops = p->nratios ? exp(logsum / p->nratios) : NAN;
+	p->all_lost = p->nratios && p->tests[p->best].m[CMP_IOPS].ratio < 1;
+	p->all_gained = p->nratios && p->tests[p->worst].m[CMP_IOPS].ratio > 1;
 	pair_verdicts(p, noise);
+	pair_headline(p, noise);
 	ret = diff_results(p, b, a);
 out:
 	free(used);

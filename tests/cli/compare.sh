@@ -5,7 +5,9 @@
 # flag by the documented rule (|ratio - 1| < 2 x the larger CV), fewer than
 # 5 runs give the min-max range and no verdict, 5 runs with a known change
 # give an interval holding it and the verdict (and the same runs "~"), tests
-# run differently are flagged, bad inputs exit 2 writing nothing.
+# run differently are flagged, bad inputs exit 2 writing nothing. Changes
+# read as ratios in words (35.0x higher, never a share below -100 %), the
+# best of losses only is the "least worse", and a headline gives the outcome.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -93,7 +95,7 @@ assert not any(k.startswith("host.") for k in diffs), diffs     # the same machi
 # The text: both labels, the differences, the table, the only-in list, the
 # footnote about --repeat; nothing wider than 100 columns.
 for want in ("baseline (before): before (a.json)", "== after (b.json) vs before ==",
-             "settings.runtime", "100ms -> 50ms", "IOPS before", "p99 before",
+             "settings.runtime", "100ms -> 50ms", "IOPS ---", "p99 latency ---",
              "Only in after: rand-write 4k qd1", "geometric mean ratio", "--repeat 5",
              "after vs before: 2 not judged (fewer than 5 runs on a side)"):
     assert want in text, want
@@ -162,7 +164,7 @@ for t in p["tests"]:
         assert m["within_noise"] == (d < 2 * cv), (t["name"], key, m, cv)
         seen.add(m["within_noise"])
 print("within_noise values seen:", sorted(seen), file=sys.stderr)
-assert "--repeat 5" not in text      # repeats on both sides: no footnote
+assert "Note: without --repeat" not in text      # repeats on both sides: no footnote
 # 3 runs a side: the range of the runs' ratios, low confidence, no verdict
 for t in p["tests"]:
     ra, rb = ta[t["name"]]["runs"], tb[t["name"]]["runs"]
@@ -239,6 +241,105 @@ verdicts()	# verdicts ARGS...: the IOPS verdicts of the rand-read tests
 [ "$(verdicts)" = "~ ~" ] || fail "a 2 % change within the 3 % band: $(verdicts)"
 [ "$(verdicts --noise 1)" = "better better" ] || fail "a 2 % change, a 1 % band: $(verdicts --noise 1)"
 [ "$(verdicts --noise=1%)" = "better better" ] || fail "--noise=1%: $(verdicts --noise=1%)"
+
+# ---- every test lost, one p99 35x the baseline's: ratios in words, never a
+# share below -100 %, "least worse" and not "best", a headline verdict -------
+python3 - r1.json <<'PY' || fail "python"
+import json, sys
+d = json.load(open(sys.argv[1]))
+def low(v):
+    """The lower bound of v's histogram bucket (include/hist.h)."""
+    v = int(v)
+    if v < 128:
+        return v
+    shift = v.bit_length() - 7
+    return (v >> shift) << shift
+# per test: (IOPS factor, latency factor); rand-read 4k qd1 takes 35x the p99
+slow = {"rand-read 4k qd1": (0.4, 35.0), "rand-read 4k qd8": (0.3, 3.3),
+        "seq-read 1m qd1": (0.9, 1.2), "seq-read 1m qd8": (0.97, 1.03)}
+for name in ("w1", "w2"):
+    e = json.loads(json.dumps(d))
+    e["label"] = name
+    for t in e["tests"]:
+        fi, fl = slow[t["name"]] if name == "w2" else (1.0, 1.0)
+        base = t["runs"][0]
+        t["runs"] = []
+        for j in (1.0, 1.004, 0.996, 1.002, 0.998):
+            r = dict(base)
+            r["iops"] = 1000.0 * j * fi
+            r["bytes_per_sec"] = r["iops"] * t["bs"]
+            r["lat_p99_ns"] = int(100000 * j * fl)
+            t["runs"].append(r)
+        t["summary"]["runs"] = 5
+        for k in ("iops", "bytes_per_sec"):
+            t[k] *= fi
+        h = {}
+        for b, c in t["lat_ns"]["histogram"]:
+            h[low(b * fl)] = h.get(low(b * fl), 0) + c
+        t["lat_ns"]["histogram"] = [[b, h[b]] for b in sorted(h)]
+        for k in ("min", "max"):
+            t["lat_ns"][k] = low(t["lat_ns"][k] * fl)
+    json.dump(e, open(name + ".json", "w"))
+PY
+"$DISKBENCH" compare w1.json w2.json --json w.json >w.txt || fail "compare w: exit $?"
+python3 - w.json w.txt <<'PY' || fail "compare of losses everywhere: see above"
+import json, re, sys
+c = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+p = c["compared"][0]
+s = p["summary"]
+higher = {"iops": True, "bytes_per_sec": True}
+
+def words(key, r):
+    """The change in words, as README.md: Comparing results says."""
+    if r is None:
+        return None
+    if abs(r - 1) < 0.0005:
+        return "same"
+    up, down = ("faster", "slower") if higher.get(key) else ("higher", "lower")
+    how = up if r >= 1 else down
+    x = r if r >= 1 else 1 / r
+    if x >= 2:
+        return ("%.0fx %s" if x >= 100 else "%.1fx %s") % (x, how)
+    x = abs(r - 1) * 100
+    return ("%.1f %% %s" if x < 1 and round(x, 1) != 0 else "%.0f %% %s") % (x, how)
+
+for t in p["tests"]:
+    for key, m in t["metrics"].items():
+        assert m["change"] == words(key, m["ratio"]), (t["name"], key, m)
+        if m["ratio"] is not None:
+            assert abs(m["after_vs_before_pct"] - (m["ratio"] - 1) * 100) < 1e-6, m
+            assert m["after_vs_before_pct"] >= -100, m
+    row = [l for l in text.splitlines() if l.startswith(t["name"] + " ")][0]
+    for key in ("iops", "lat_p99_ns", "cpu_usec_per_op"):
+        assert t["metrics"][key]["change"] in row, (key, t["metrics"][key]["change"], row)
+m = p["tests"][0]["metrics"]["lat_p99_ns"]
+assert p["tests"][0]["name"] == "rand-read 4k qd1" and 34 < m["ratio"] < 36, m
+assert m["change"].endswith("x higher") and m["verdict"] == "worse", m
+# no share of the baseline below -100 % anywhere in the text
+assert not re.search(r"-[0-9]{3,}(\.[0-9]+)? ?%", text), re.findall(r"-[0-9.]+ ?%", text)
+assert s["all_lost"] is True and s["all_gained"] is False, s
+assert "least worse: " in text and "best:" not in text, text
+assert "least worse: %s (%s)" % (s["best"]["name"], s["best"]["change"]) in text
+assert s["outcome"] == "worse", s
+assert s["headline"].startswith("Worse: slower on 3 of 4 tests (at most 3.3x slower, "
+                                "rand-read 4k qd8), faster on none, 1 unchanged (~); "
+                                "p99 latency higher on 3 (at most 35.0x higher, "
+                                "rand-read 4k qd1), lower on none"), s["headline"]
+assert s["p99_worse"] == 3 and s["p99_better"] == 0, s
+assert s["headline"][:70] in text.replace("\n", " "), s["headline"]
+assert max(map(len, text.splitlines())) <= 100
+PY
+# The headline of the other outcomes: better, unchanged, not judged.
+[ "$(json k.json 'd["compared"][0]["summary"]["outcome"]')" = better ] ||
+	fail "k2 against k1: outcome $(json k.json 'd["compared"][0]["summary"]["outcome"]')"
+[ "$(json k.json 'd["compared"][1]["summary"]["outcome"]')" = unchanged ] ||
+	fail "k1 against k1: outcome $(json k.json 'd["compared"][1]["summary"]["outcome"]')"
+json k.json 'd["compared"][1]["summary"]["headline"]' | grep -q '^No significant change: ' ||
+	fail "k1 against k1: $(json k.json 'd["compared"][1]["summary"]["headline"]')"
+[ "$(json ab.out.json 'd["compared"][0]["summary"]["outcome"]')" = "not judged" ] ||
+	fail "a against b: outcome $(json ab.out.json 'd["compared"][0]["summary"]["outcome"]')"
+grep -q '^Not judged: fewer than 5 runs on a side' ab.txt || fail "a against b: no headline"
 
 # ---- bad inputs: exit 2, one line naming the problem, nothing written ---------
 head -c 700 a.json >truncated.json

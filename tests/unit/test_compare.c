@@ -259,12 +259,30 @@ static void test_verdicts(void **state)
 	assert_int_equal(c.pairs[0].nsame, 1);
 	assert_string_equal(c.pairs[0].words, "after.json vs before.json: 2.0x faster [2.0, 2.0] "
 			    "on x; 1 test unchanged (~)");
+	assert_int_equal(c.pairs[0].outcome, CMP_OUT_BETTER);
+	assert_int_equal(c.pairs[0].p99_better, 1);
+	assert_int_equal(c.pairs[0].p99_same, 1);
+	assert_string_equal(c.pairs[0].headline, "Better: faster on 1 of 2 tests (2.0x faster, x), "
+			    "slower on none, 1 unchanged (~); p99 latency lower on 1 (2.0x lower, "
+			    "x), higher on none.");
+	assert_false(c.pairs[0].all_lost);
 	compare_free(&c);
 	/* the other way round: a penalty, in words */
 	build2(&c, (struct run_result[]){ r[1], r[0] }, 0.03);
 	assert_int_equal(c.pairs[0].tests[0].m[CMP_IOPS].verdict, CMP_WORSE);
 	assert_int_equal(c.pairs[0].tests[0].m[CMP_LAT_P99].verdict, CMP_WORSE);
 	assert_non_null(strstr(c.pairs[0].words, ": 2.0x slower [2.0, 2.0] on x;"));
+	assert_int_equal(c.pairs[0].outcome, CMP_OUT_WORSE);
+	assert_string_equal(c.pairs[0].headline, "Worse: slower on 1 of 2 tests (2.0x slower, x), "
+			    "faster on none, 1 unchanged (~); p99 latency higher on 1 (2.0x higher, "
+			    "x), lower on none.");
+	compare_free(&c);
+	/* only the same runs: no significant change */
+	build2(&c, (struct run_result[]){ r[0], r[0] }, 0.03);
+	assert_int_equal(c.pairs[0].outcome, CMP_OUT_SAME);
+	assert_string_equal(c.pairs[0].headline, "No significant change: throughput within the "
+			    "+-3 % noise band on 2 of 2 tests; p99 latency within the noise band on "
+			    "all 2 judged.");
 	compare_free(&c);
 	result_free(&r[0]);
 	result_free(&r[1]);
@@ -382,6 +400,70 @@ static void test_change_words(void **state)
 	assert_string_equal(compare_change_words(NAN, 1, 1, b, sizeof(b)), "");
 }
 
+/* Latency and CPU per op read as "higher" / "lower", from 2x on as a
+ * factor: never a share below -100 %. */
+static void test_metric_words(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, 35.0, b, sizeof(b)), "35.0x higher");
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, 3.3, b, sizeof(b)), "3.3x higher");
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, 1.2, b, sizeof(b)), "20 % higher");
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, 0.8, b, sizeof(b)), "20 % lower");
+	assert_string_equal(compare_metric_words(CMP_LAT_P50, 0.25, b, sizeof(b)), "4.0x lower");
+	assert_string_equal(compare_metric_words(CMP_CPU_PER_OP, 250, b, sizeof(b)), "250x higher");
+	assert_string_equal(compare_metric_words(CMP_IOPS, 0.4, b, sizeof(b)), "2.5x slower");
+	assert_string_equal(compare_metric_words(CMP_IOPS, 0.9, b, sizeof(b)), "10 % slower");
+	assert_string_equal(compare_metric_words(CMP_BYTES_PER_SEC, 2, b, sizeof(b)), "2.0x faster");
+	assert_string_equal(compare_metric_words(CMP_IOPS, 1.0002, b, sizeof(b)), "same");
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, NAN, b, sizeof(b)), "");
+	assert_string_equal(compare_metric_words(CMP_LAT_P99, 0, b, sizeof(b)), "");
+	assert_string_equal(compare_outcome_key(CMP_OUT_MIXED), "mixed");
+	assert_string_equal(compare_outcome_title(CMP_OUT_UNJUDGED), "Not judged");
+}
+
+/* Every test lost: the best is only the least worse; both ways in one
+ * pair: mixed. */
+static void test_all_lost_and_mixed(void **state)
+{
+	static const double less5[] = { 800, 808, 792, 804, 796 };
+	struct run_result r[2] = { 0 };
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", twice5, lat5, 5);
+	add_runs(&r[1], "x", base5, lat5, 5);
+	add_runs(&r[0], "y", base5, lat5, 5);
+	add_runs(&r[1], "y", less5, lat5, 5);
+	build2(&c, r, 0.03);
+	assert_true(c.pairs[0].all_lost);
+	assert_false(c.pairs[0].all_gained);
+	assert_int_equal(c.pairs[0].best, 1);	/* 0.8x: the least worse */
+	assert_int_equal(c.pairs[0].outcome, CMP_OUT_WORSE);
+	assert_non_null(strstr(c.pairs[0].headline, "slower on 2 of 2 tests (at most 2.0x slower, "
+			       "x), faster on none;"));
+	compare_free(&c);
+	build2(&c, (struct run_result[]){ r[1], r[0] }, 0.03);
+	assert_true(c.pairs[0].all_gained);
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+	memset(r, 0, sizeof(r));
+	add_runs(&r[0], "x", base5, lat5, 5);
+	add_runs(&r[1], "x", twice5, lat5, 5);
+	add_runs(&r[0], "y", base5, lat5, 5);
+	add_runs(&r[1], "y", less5, lat5, 5);
+	build2(&c, r, 0.03);
+	assert_false(c.pairs[0].all_lost || c.pairs[0].all_gained);
+	assert_int_equal(c.pairs[0].outcome, CMP_OUT_MIXED);
+	assert_non_null(strstr(c.pairs[0].headline, "Mixed: slower on 1 of 2 tests (20 % slower, y), "
+			       "faster on 1 (2.0x faster, x);"));
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +475,8 @@ int main(void)
 		cmocka_unit_test(test_low_confidence),
 		cmocka_unit_test(test_family_and_seed),
 		cmocka_unit_test(test_change_words),
+		cmocka_unit_test(test_metric_words),
+		cmocka_unit_test(test_all_lost_and_mixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
