@@ -277,8 +277,12 @@ for name in ("w1", "w2"):
         for b, c in t["lat_ns"]["histogram"]:
             h[low(b * fl)] = h.get(low(b * fl), 0) + c
         t["lat_ns"]["histogram"] = [[b, h[b]] for b in sorted(h)]
-        for k in ("min", "max"):
-            t["lat_ns"][k] = low(t["lat_ns"][k] * fl)
+        lat = t["lat_ns"]
+        lat["min"], lat["max"] = lat["histogram"][0][0], lat["histogram"][-1][0]
+        lat["sum"] = int(lat["sum"] * fl)
+        lat["sumsq"] = str(int(int(lat["sumsq"]) * fl * fl))
+        for k in ("mean", "stdev"):
+            lat[k] = lat[k] * fl
     json.dump(e, open(name + ".json", "w"))
 PY
 "$DISKBENCH" compare w1.json w2.json --json w.json >w.txt || fail "compare w: exit $?"
