@@ -92,6 +92,38 @@ int tune_knob_check(const struct tune_queue *q, enum tune_knob k, const char *va
 int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT], char *err,
 	       size_t errlen);
 
+/* A knob the kernel keeps otherwise than it was given because another
+ * knob of the same tune_apply_fx moved it: bfq turns writeback throttling
+ * off, so wbt_lat_usec 2000 reads back 0 while bfq is the scheduler. */
+struct tune_effect {
+	enum tune_knob knob;		/* the knob moved */
+	enum tune_knob cause;		/* the knob whose new value moved it */
+	char wanted[TUNE_VALUE_MAX];	/* what was written: the value found */
+	char kept[TUNE_VALUE_MAX];	/* what the kernel keeps */
+};
+
+struct tune_effects {
+	unsigned n;
+	struct tune_effect e[KNOB_COUNT];
+};
+
+/*
+ * tune_apply, but a knob given the value q found (q->value[k]) that
+ * reads back otherwise, while another knob given is set to a value other
+ * than the one q found, is the kernel's side effect of that other knob:
+ * recorded in *fx (the scheduler named as the cause when it is one of
+ * them), not an error. The knob a trial is about must still read back as
+ * given: a value other than q's that does not is -EINVAL as before.
+ * fx->n is 0 after an error.
+ */
+int tune_apply_fx(const struct tune_queue *q, const char *const values[KNOB_COUNT],
+		  struct tune_effects *fx, char *err, size_t errlen);
+
+/* Is q's disk still the device q probed, with a medium? 0, or -ENODEV
+ * with the reason in err ("loop3 has no medium any more (size 0: a loop
+ * device detached?)"). Reads sysfs only. */
+int tune_queue_present(const struct tune_queue *q, char *err, size_t errlen);
+
 /* Read knob k of q now into buf (the scheduler: the active one). 0 or
  * -errno; -EOVERFLOW when it does not fit len. */
 int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size_t len);

@@ -20,7 +20,24 @@ struct tune_trial {
 	unsigned test;		/* index into tune_sweep.tests */
 	double iops, bytes_per_sec;
 	uint64_t lat_p99_ns, runtime_ns, ops, errors;
+	char invalid[128];	/* "" a valid trial; else why it is left out:
+				 * "3 I/O errors", "no I/O completed" */
 };
+
+/*
+ * Is t a trial the statistics may use? Not when it had I/O errors, made
+ * no I/O, or ran far from its planned measured phase (planned_ns, 0: not
+ * checked): under half of it, or over twice it and 2 s. Sets t->invalid
+ * to the reason (or ""); returns true for a valid trial.
+ */
+bool tune_trial_judge(struct tune_trial *t, uint64_t planned_ns);
+
+/* A side effect seen when configuration config of a sweep was applied. */
+struct tune_sweep_effect {
+	unsigned config;
+	struct tune_effect fx;
+};
+#define TUNE_MAX_EFFECTS (2 * TUNE_MAX_CONFIGS)
 
 /* A configuration on a test, over the blocks: medians, and against the
  * baseline (configuration 0) its paired throughput ratio and p99 ratio. */
@@ -51,6 +68,21 @@ struct tune_sweep {
 	double drift[TUNE_MAX_TESTS];	/* last / first baseline run - 1, per test */
 	int recommended;		/* the configuration to use, or -1: keep */
 	char reason[512];		/* why, in words */
+
+	/* what the kernel changed beside the knob, once per configuration
+	 * and knob (bfq turns wbt off): the trials ran with it so */
+	struct tune_sweep_effect effects[TUNE_MAX_EFFECTS];
+	unsigned neffects;
+	unsigned ninvalid;		/* trials left out (tune_trial_judge) */
+};
+
+/* Why a tune stopped before its last trial (not a signal: interrupted). */
+struct tune_stop {
+	bool stopped;
+	unsigned trial;			/* the trial it stopped at, from 1 */
+	unsigned total;			/* of how many */
+	char reason[512];		/* what happened */
+	char todo[256];			/* what the user can do about it */
 };
 
 struct tune_result {
@@ -65,6 +97,7 @@ struct tune_result {
 	struct tune_sweep sweeps[KNOB_COUNT];
 	unsigned nsweeps;
 	bool interrupted;		/* a signal stopped the sweep */
+	struct tune_stop stop;		/* an error stopped it */
 	bool restored;			/* every setting reads back as it was */
 	bool applied;			/* --apply kept the recommendations */
 	char **warnings;		/* owned, as in run_result */
@@ -80,7 +113,8 @@ struct tune_result {
  * among those better on at least one test and worse on none, unless the
  * device drifted; a configuration equal to the baseline's value is a
  * control (A/A) and never recommended. Returns 0 or -EINVAL (trials
- * missing: nothing is claimed).
+ * missing, or any trial invalid (t->invalid, counted in s->ninvalid):
+ * nothing is claimed).
  */
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
 
@@ -106,5 +140,15 @@ int report_tune_json(FILE *f, const struct tune_result *r);
 bool tune_is_control(const struct tune_sweep *s, unsigned k);
 const char *tune_config_label(const struct tune_sweep *s, unsigned k, char *buf, size_t len);
 bool tune_udev_rule(const struct tune_result *r, char *buf, size_t len);
+
+/* tune_effect_words: side effect e of sweep s for a person, into buf;
+ * returns buf. tune_stop_words: why r stopped and what to do, into buf;
+ * false when r did not stop. tune_is_stop_warning: is warning the one
+ * the stop added to r's warnings (a report that shows the stop need not
+ * say it twice)? */
+const char *tune_effect_words(const struct tune_sweep *s, const struct tune_sweep_effect *e,
+			      char *buf, size_t len);
+bool tune_stop_words(const struct tune_result *r, char *buf, size_t len);
+bool tune_is_stop_warning(const struct tune_result *r, const char *warning);
 
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,23 +444,72 @@ static void config_values(const struct tune_ctx *c, const struct tune_sweep *s, 
 		values[KNOB_NR_REQUESTS] = TUNE_AS_KERNEL;
 }
 
+/* Stop the sweep at trial n of total: why, and what to do, kept in the
+ * result (its JSON, text and HTML) and among its warnings. Returns
+ * status, for the caller to return. */
+static int stop_at(struct tune_ctx *c, unsigned n, unsigned total, int status, const char *todo,
+		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int stop_at(struct tune_ctx *c, unsigned n, unsigned total, int status, const char *todo,
+		   const char *fmt, ...)
+{
+	struct tune_stop *st = &c->r.stop;
+	va_list ap;
+
+	if (c->progress)
+		cli_progress_clear();
+	st->stopped = true;
+	st->trial = n;
+	st->total = total;
+	va_start(ap, fmt);
+	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
+	va_end(ap);
+	snprintf(st->todo, sizeof(st->todo), "%s", todo);
+	cli_error("tune stopped at trial %u of %u: %s; %s", n, total, st->reason, st->todo);
+	tune_warn(&c->r, "tune stopped at trial %u of %u: %s", n, total, st->reason);
+	return status;
+}
+
+/* What the kernel moved beside the swept knob, once per configuration. */
+static void note_effects(struct tune_sweep *s, unsigned k, const struct tune_effects *fx)
+{
+	for (unsigned i = 0; i < fx->n; i++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < s->neffects && !seen; j++)
+			seen = s->effects[j].config == k && s->effects[j].fx.knob == fx->e[i].knob;
+		if (!seen && s->neffects < TUNE_MAX_EFFECTS)
+			s->effects[s->neffects++] = (struct tune_sweep_effect){ .config = k,
+										.fx = fx->e[i] };
+	}
+}
+
 /* One trial: configuration k of sweep i, every test of its plan. 0, -EINTR
- * (a signal), or the exit status after saying why. */
+ * (a signal), or the exit status after saying why (the result's stop). */
 static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block, unsigned n,
 		     unsigned total)
 {
 	struct tune_sweep *s = &c->r.sweeps[i];
 	struct plan *p = &c->plans[i];
 	const char *values[KNOB_COUNT];
-	char err[512];
+	struct tune_effects fx;
+	char err[512], gone[256];
 	int ret;
 
 	config_values(c, s, k, values);
-	ret = tune_apply(&c->r.queue, values, err, sizeof(err));
-	if (ret) {
-		cli_error("%s", err);
-		return ret == -EACCES || ret == -EROFS ? EXIT_REFUSED : EXIT_USAGE;
-	}
+	ret = tune_apply_fx(&c->r.queue, values, &fx, err, sizeof(err));
+	if (ret == -EACCES || ret == -EROFS)
+		return stop_at(c, n, total, EXIT_REFUSED, "run tune as root on a writable /sys",
+			       "%s", err);
+	if (ret && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
+		return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then run "
+			       "tune again", "%s", gone);
+	if (ret)
+		return stop_at(c, n, total, EXIT_RUNTIME, "leave that value out of the sweep "
+			       "(give the list of values with its option), or report it with the "
+			       "kernel version", "%s=%s cannot be set: %s", tune_knob_option(s->knob),
+			       s->configs[k], err);
+	note_effects(s, k, &fx);
 	for (unsigned t = 0; t < p->n && !stop_signal; t++) {
 		struct test_spec *spec = &p->specs[t];
 		struct cli_progress ps = { 0 };
@@ -479,12 +529,13 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		spec->progress = NULL;
 		if (ret == -EINTR && stop_signal)
 			return -EINTR;
-		if (ret) {
-			cli_progress_clear();
-			cli_error("%s (trial %u, %s=%s): %s", s->tests[t], n,
-				  tune_knob_option(s->knob), s->configs[k], err);
-			return EXIT_RUNTIME;
-		}
+		if (ret && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
+			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then "
+				       "run tune again", "%s (%s: %s)", gone, s->tests[t], err);
+		if (ret)
+			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg) and the "
+				       "run options, then run tune again", "%s (%s=%s): %s",
+				       s->tests[t], tune_knob_option(s->knob), s->configs[k], err);
 		if (stop_signal) {	/* cut short: not a whole trial */
 			result_test_free(&tr);
 			return -EINTR;
@@ -495,13 +546,20 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 					     .runtime_ns = tr.runtime_ns, .ops = tr.ops,
 					     .errors = tr.errors };
 		result_test_free(&tr);
-		if (tr.errors)
-			tune_warn(&c->r, "%s (%s=%s): %" PRIu64 " I/O errors", s->tests[t],
-				  tune_knob_option(s->knob), s->configs[k], tr.errors);
+		if (!tune_trial_judge(&trial, spec->runtime_ns)) {
+			s->ninvalid++;
+			tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", n,
+				  s->tests[t], tune_knob_option(s->knob), s->configs[k],
+				  trial.invalid);
+		}
 		if (tune_add_trial(s, &trial)) {
 			cli_error("out of memory");
 			return EXIT_RUNTIME;
 		}
+		/* a device that went away fails every trial after: stop */
+		if (trial.invalid[0] && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
+			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then "
+				       "run tune again", "%s", gone);
 	}
 	return stop_signal ? -EINTR : 0;
 }

@@ -51,7 +51,7 @@ static const char *outcome(const struct tune_result *r)
 
 static void page_verdicts(struct svg *w, const struct tune_result *r)
 {
-	char rule[512];
+	char rule[512], stop[1024];
 
 	svg_printf(w, "<section id=\"verdicts\">\n<h2>Verdict</h2>\n<ul class=\"verdicts\">\n");
 	for (unsigned i = 0; i < r->nsweeps; i++) {
@@ -74,6 +74,11 @@ static void page_verdicts(struct svg *w, const struct tune_result *r)
 	if (r->interrupted)
 		svg_printf(w, "<p class=\"warn\">Interrupted: the sweep was cut short and nothing is "
 			   "recommended.</p>\n");
+	if (tune_stop_words(r, stop, sizeof(stop))) {
+		svg_printf(w, "<p id=\"stopped\" class=\"warn\">");
+		svg_esc(w, stop, strlen(stop));
+		svg_printf(w, "</p>\n");
+	}
 	svg_printf(w, "<p id=\"outcome\" class=\"words%s\">", r->restored || r->applied ? "" :
 		   " warn");
 	svg_esc(w, outcome(r), strlen(outcome(r)));
@@ -327,6 +332,36 @@ static void sweep_table(struct svg *w, const struct tune_sweep *s, unsigned si)
 	svg_printf(w, "</tbody>\n</table>\n");
 }
 
+
+/* What the kernel moved beside the knob, and the trials left out. */
+static void sweep_notes(struct svg *w, const struct tune_sweep *s)
+{
+	char words[512];
+
+	if (!s->neffects && !s->ninvalid)
+		return;
+	svg_printf(w, "<ul class=\"notes\">\n");
+	for (unsigned i = 0; i < s->neffects; i++) {
+		tune_effect_words(s, &s->effects[i], words, sizeof(words));
+		svg_printf(w, "<li class=\"effect\">");
+		svg_esc(w, words, strlen(words));
+		svg_printf(w, "</li>\n");
+	}
+	for (unsigned i = 0; i < s->ntrials; i++) {
+		const struct tune_trial *t = &s->trials[i];
+
+		if (!t->invalid[0])
+			continue;
+		snprintf(words, sizeof(words), "failed trial: %s, %s=%s: %s (left out)",
+			 s->tests[t->test], tune_knob_option(s->knob), s->configs[t->config],
+			 t->invalid);
+		svg_printf(w, "<li class=\"invalid\">");
+		svg_esc(w, words, strlen(words));
+		svg_printf(w, "</li>\n");
+	}
+	svg_printf(w, "</ul>\n");
+}
+
 /* The drift check: the current value's later runs against its earlier ones. */
 static void sweep_drift(struct svg *w, const struct tune_result *r, const struct tune_sweep *s)
 {
@@ -389,6 +424,7 @@ static void page_sweep(struct svg *w, const struct tune_result *r, const struct 
 		   "Recommended" : "Verdict");
 	svg_esc(w, s->reason, sizeof(s->reason));
 	svg_printf(w, "</p>\n");
+	sweep_notes(w, s);
 	if (!s->analyzed) {
 		svg_printf(w, "<p class=\"none\">The sweep did not finish: no medians, ratios or "
 			   "verdicts are claimed.</p>\n</section>\n");

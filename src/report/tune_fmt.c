@@ -37,3 +37,42 @@ bool tune_udev_rule(const struct tune_result *r, char *buf, size_t len)
 	}
 	return any;
 }
+
+const char *tune_effect_words(const struct tune_sweep *s, const struct tune_sweep_effect *e,
+			      char *buf, size_t len)
+{
+	const char *cause = tune_knob_attr(e->fx.cause), *knob = tune_knob_attr(e->fx.knob);
+
+	if (e->fx.cause == s->knob)
+		snprintf(buf, len, "side effect: %s %s sets %s to %s (it was %s): those trials ran "
+			 "with it as the kernel sets it; it is put back after", cause,
+			 s->configs[e->config], knob, e->fx.kept, e->fx.wanted);
+	else
+		snprintf(buf, len, "side effect: with %s=%s, a new %s sets %s to %s (it was %s): "
+			 "those trials ran with it as the kernel sets it; it is put back after",
+			 tune_knob_option(s->knob), s->configs[e->config], cause, knob, e->fx.kept,
+			 e->fx.wanted);
+	return buf;
+}
+
+bool tune_stop_words(const struct tune_result *r, char *buf, size_t len)
+{
+	const struct tune_stop *st = &r->stop;
+
+	if (!st->stopped)
+		return false;
+	snprintf(buf, len, "Stopped at trial %u of %u, nothing is recommended: %s. What to do: %s.",
+		 st->trial, st->total, st->reason, st->todo);
+	return true;
+}
+
+bool tune_is_stop_warning(const struct tune_result *r, const char *warning)
+{
+	char w[640];
+
+	if (!r->stop.stopped || !warning)
+		return false;
+	snprintf(w, sizeof(w), "tune stopped at trial %u of %u: %s", r->stop.trial, r->stop.total,
+		 r->stop.reason);
+	return !strcmp(w, warning);
+}

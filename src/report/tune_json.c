@@ -56,6 +56,25 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		jw_u64(w, "runtime_ns", t->runtime_ns);
 		jw_u64(w, "ops", t->ops);
 		jw_u64(w, "errors", t->errors);
+		jw_bool(w, "valid", !t->invalid[0]);
+		if (t->invalid[0])
+			jw_field(w, "invalid", t->invalid);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_u64(w, "trials_invalid", s->ninvalid);
+	/* what the kernel set beside the knob (bfq turns wbt off) */
+	jw_open(w, "side_effects", '[', false);
+	for (unsigned i = 0; i < s->neffects; i++) {
+		const struct tune_sweep_effect *e = &s->effects[i];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "config", e->config);
+		jw_field(w, "value", s->configs[e->config]);
+		jw_cstr(w, "cause", tune_knob_attr(e->fx.cause));
+		jw_cstr(w, "attribute", tune_knob_attr(e->fx.knob));
+		jw_field(w, "wanted", e->fx.wanted);
+		jw_field(w, "kept", e->fx.kept);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -130,6 +149,16 @@ int report_tune_json(FILE *f, const struct tune_result *r)
 		json_sweep(&w, r, &r->sweeps[i]);
 	jw_close(&w, ']');
 	jw_bool(&w, "interrupted", r->interrupted);
+	if (r->stop.stopped) {
+		jw_open(&w, "stopped", '{', false);
+		jw_field(&w, "reason", r->stop.reason);
+		jw_u64(&w, "trial", r->stop.trial);
+		jw_u64(&w, "trials", r->stop.total);
+		jw_field(&w, "what_to_do", r->stop.todo);
+		jw_close(&w, '}');
+	} else {
+		jw_null(&w, "stopped");
+	}
 	jw_bool(&w, "restored", r->restored);
 	jw_bool(&w, "applied", r->applied);
 	jw_open(&w, "warnings", '[', false);

@@ -34,6 +34,20 @@ static const char *mark(int verdict)
 	return verdict > 0 ? "better" : verdict < 0 ? "worse" : "~";
 }
 
+/* What the kernel moved beside the knob, and the trials left out. */
+static void sweep_notes(struct textw *w, const struct tune_sweep *s)
+{
+	char words[512];
+
+	for (unsigned i = 0; i < s->neffects; i++)
+		line(w, "  ", "%s", tune_effect_words(s, &s->effects[i], words, sizeof(words)));
+	for (unsigned i = 0; i < s->ntrials; i++)
+		if (s->trials[i].invalid[0])
+			line(w, "  ", "failed trial: %s, %s=%s: %s (left out)",
+			     s->tests[s->trials[i].test], tune_knob_option(s->knob),
+			     s->configs[s->trials[i].config], s->trials[i].invalid);
+}
+
 static void sweep_table(struct textw *w, const struct tune_result *r, const struct tune_sweep *s)
 {
 	char lab[TUNE_VALUE_MAX + 16], rate[32], p99[32], ratio[48], pr[48];
@@ -44,6 +58,7 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 		     tune_knob_option(s->knob), r->queue.disk, s->workload, s->nconfig, r->nblocks,
 		     s->ntests);
 		line(w, "  ", "%u of %u trials ran: %s", s->ntrials, s->planned, s->reason);
+		sweep_notes(w, s);
 		return;
 	}
 	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests; intervals at %.1f %% "
@@ -81,6 +96,7 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 				     "current value's runs to the second", s->tests[t],
 				     100 * s->drift[t]);
 	}
+	sweep_notes(w, s);
 	line(w, "  ", "%s: %s", s->recommended >= 0 ? "recommended" : "verdict", s->reason);
 }
 
@@ -102,7 +118,7 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 {
 	const struct tune_queue *q = &r->queue;
 	struct textw w = { .f = f };
-	char now[256] = "";
+	char now[256] = "", stop[1024];
 	size_t used = 0;
 
 	line(&w, "", "diskbench %s tune started %s on %s, kernel %s", r->tool_version,
@@ -120,6 +136,8 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 	textw_nl(&w);
 	if (r->interrupted)
 		line(&w, "", "interrupted: the sweep was cut short and nothing is recommended.");
+	if (tune_stop_words(r, stop, sizeof(stop)))
+		line(&w, "", "%s", stop);
 	line(&w, "", "%s", r->restored ? "Every setting was put back and reads back as it was."
 	     : r->applied ? "The recommended settings were kept (--apply)." :
 	     "NOT every setting could be put back: see the messages above and run "
@@ -127,6 +145,7 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 	line(&w, "", "Rates are medians over the blocks; ratio = value / current, the geometric "
 	     "mean of paired per-block ratios (p99 ratio: lower is better); MB/s = 10^6 bytes/s.");
 	for (unsigned i = 0; i < r->nwarnings; i++)
-		line(&w, "warning: ", "%s", r->warnings[i]);
+		if (!tune_is_stop_warning(r, r->warnings[i]))
+			line(&w, "warning: ", "%s", r->warnings[i]);
 	return textw_finish(&w);
 }

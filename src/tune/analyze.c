@@ -66,6 +66,17 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 			 "setting with" : "the sweep did not finish: nothing is claimed");
 		return -EINVAL;
 	}
+	/* a failed trial measured no setting: its block has no pair, and a
+	 * verdict from the rest would rest on the trials that happened to
+	 * work (tune_trial_judge) */
+	s->ninvalid = 0;
+	for (unsigned i = 0; i < s->ntrials; i++)
+		s->ninvalid += s->trials[i].invalid[0] != '\0';
+	if (s->ninvalid) {
+		snprintf(s->reason, sizeof(s->reason), "%u of %u trials failed and are left out: "
+			 "no verdict from the rest, nothing is claimed", s->ninvalid, s->ntrials);
+		return -EINVAL;
+	}
 	m = calloc((size_t)nblocks * nc, sizeof(*m));
 	p = calloc((size_t)nblocks * nc, sizeof(*p));
 	if (!m || !p) {

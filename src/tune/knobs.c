@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -217,6 +218,25 @@ int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size
 	if ((unsigned)k >= KNOB_COUNT || !len)
 		return -EINVAL;
 	return read_value(q->disk, k, buf, len);
+}
+
+int tune_queue_present(const struct tune_queue *q, char *err, size_t errlen)
+{
+	uint64_t sectors;
+	dev_t now;
+
+	if (sysfs_read_devno(&now, "/sys/block/%s/dev", q->disk))
+		return tune_set_err(err, errlen, -ENODEV, "%s is gone from /sys/block (removed?)",
+				    q->disk);
+	if (now != q->devno)
+		return tune_set_err(err, errlen, -ENODEV, "%s is another device now (%u:%u, not "
+				    "%u:%u): the one tuned was removed", q->disk, major(now),
+				    minor(now), major(q->devno), minor(q->devno));
+	/* a loop device outlives its backing file: detached, it reads 0 */
+	if (!sysfs_read_u64(&sectors, "/sys/block/%s/size", q->disk) && !sectors)
+		return tune_set_err(err, errlen, -ENODEV, "%s has no medium any more (size 0: a "
+				    "loop device detached, a drive ejected?)", q->disk);
+	return 0;
 }
 
 /* value to knob k of disk: open, one write, close. 0 or -errno. */
@@ -544,14 +564,31 @@ static int apply_precheck(const struct tune_queue *q, const char *const values[K
 	return 0;
 }
 
-/* Read back what tune_apply wrote; the differences into err, "; "-separated.
- * 0 or -EINVAL. */
-static int read_back(const struct tune_queue *q, const char *const written[KNOB_COUNT], char *err,
+/* Which knob other than k is given a value other than the one q found:
+ * the scheduler first (its switch moves the most), KNOB_COUNT if none. */
+static enum tune_knob moved_by(const struct tune_queue *q, const char *const values[KNOB_COUNT],
+			       enum tune_knob k)
+{
+	enum tune_knob j, found = KNOB_COUNT;
+
+	for (j = 0; j < KNOB_COUNT && found == KNOB_COUNT; j++) {
+		if (j == k || !values[j] || !*values[j] || !q->have[j])
+			continue;
+		if (!tune_value_same(j, q->value[j], values[j]))
+			found = j;
+	}
+	return found;
+}
+
+/* Read back what tune_apply wrote; the differences into err, "; "-separated,
+ * but those fx takes as side effects (see tune_apply_fx). 0 or -EINVAL. */
+static int read_back(const struct tune_queue *q, const char *const values[KNOB_COUNT],
+		     const char *const written[KNOB_COUNT], struct tune_effects *fx, char *err,
 		     size_t errlen)
 {
 	char now[TUNE_VALUE_MAX], *p;
 	size_t used = 0;
-	enum tune_knob k;
+	enum tune_knob k, cause;
 	int ret = 0;
 
 	for (k = 0; k < KNOB_COUNT; k++) {
@@ -561,6 +598,17 @@ static int read_back(const struct tune_queue *q, const char *const written[KNOB_
 			snprintf(now, sizeof(now), "(unreadable)");
 		if (tune_value_same(k, written[k], now))
 			continue;
+		cause = moved_by(q, values, k);
+		if (fx && strcmp(now, "(unreadable)") && tune_value_same(k, q->value[k], written[k]) &&
+		    cause < KNOB_COUNT && fx->n < KNOB_COUNT) {
+			struct tune_effect *e = &fx->e[fx->n++];
+
+			e->knob = k;
+			e->cause = cause;
+			snprintf(e->wanted, sizeof(e->wanted), "%s", written[k]);
+			snprintf(e->kept, sizeof(e->kept), "%s", now);
+			continue;
+		}
 		ret = -EINVAL;
 		if (!err || !errlen || used + 1 >= errlen)
 			continue;
@@ -569,11 +617,19 @@ static int read_back(const struct tune_queue *q, const char *const written[KNOB_
 			 knobs[k].attr, written[k], now);
 		used += strlen(p);
 	}
+	if (ret && fx)
+		fx->n = 0;
 	return ret;
 }
 
 int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT], char *err,
 	       size_t errlen)
+{
+	return tune_apply_fx(q, values, NULL, err, errlen);
+}
+
+int tune_apply_fx(const struct tune_queue *q, const char *const values[KNOB_COUNT],
+		  struct tune_effects *fx, char *err, size_t errlen)
 {
 	char before[KNOB_COUNT][TUNE_VALUE_MAX], now[TUNE_VALUE_MAX];
 	const char *written[KNOB_COUNT] = { NULL };
@@ -584,6 +640,8 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (fx)
+		fx->n = 0;
 	ret = apply_precheck(q, values, err, errlen);
 	if (ret)
 		return ret;
@@ -642,5 +700,5 @@ int tune_apply(const struct tune_queue *q, const char *const values[KNOB_COUNT],
 	}
 	/* the kernel may keep another value than it was given without an
 	 * error (nr_requests 3 reads back 4): every knob is read back */
-	return read_back(q, written, err, errlen);
+	return read_back(q, values, written, fx, err, errlen);
 }

@@ -1,0 +1,160 @@
+#!/bin/bash
+# tune_safe.sh - tune on loop devices made fresh here, whose queues no one set
+# before: a kernel side effect (bfq turns writeback throttling off) is recorded,
+# not fatal, and every setting reads back as before, even the kernel's own
+# default state of wbt; tune's default sweeps finish on a RAM-backed device and
+# on one over a disk image; a device detached mid-sweep stops the tune with
+# exit 1 and its reason in the JSON, the text and the HTML, and what could be
+# put back is.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_root
+need_cmd losetup python3
+need_diskbench
+[ -e /dev/loop-control ] || skip "no /dev/loop-control: cannot make a fresh loop device"
+make_tmpdir /dev/shm
+T=$TMP_DIR
+export DISKBENCH_TUNE_JOURNALS=$T/journals
+FAST=(--runtime 100ms --ramp 0 --blocks 2)
+KNOBS="scheduler read_ahead_kb nr_requests max_sectors_kb nomerges wbt_lat_usec"
+
+settings()
+{
+	local q=/sys/block/$(basename "$1")/queue k
+	for k in $KNOBS; do
+		[ -e "$q/$k" ] && printf '%s=%s ' "$k" "$(cat "$q/$k")"
+	done
+	echo
+}
+
+# loop_ctl remove N: the loop device N made here goes away whole, so that
+# no queue state of ours outlives the test.
+loop_ctl()
+{
+	python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/loop-control", os.O_RDWR)
+fcntl.ioctl(fd, 0x4C81, int(sys.argv[1]))' "$1" 2>/dev/null
+}
+
+# Detach (if still bound) and remove loop device N.
+fresh_loop_remove()
+{
+	local i
+	losetup -d "/dev/loop$1" 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		loop_ctl "$1" && return 0
+		sleep 0.2
+	done
+	msg "warning: could not remove /dev/loop$1"
+}
+
+# fresh_loop IMG [LOSETUP-OPTION...]: IMG on a loop device that did not
+# exist before (a queue in the kernel's defaults, wbt in its default
+# state); sets DEV. losetup makes the node; it is removed at exit.
+fresh_loop()
+{
+	local img=$1 n
+	shift
+	for n in $(seq 64 255); do
+		[ -e "/sys/block/loop$n" ] || [ -e "/dev/loop$n" ] && continue
+		if losetup "$@" "/dev/loop$n" "$img" 2>/dev/null; then
+			at_exit "fresh_loop_remove $n"
+			DEV=/dev/loop$n
+			return 0
+		fi
+	done
+	skip "cannot make a fresh loop device"
+}
+
+# What bfq does to wbt_lat_usec on DEV (the kernel turns its default
+# throttling off, not one a person set), the scheduler put back after.
+wbt_under_bfq()
+{
+	local q=/sys/block/$(basename "$1")/queue was
+	was=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")
+	echo bfq >"$q/scheduler" || fail "cannot set bfq on $1"
+	cat "$q/wbt_lat_usec"
+	echo "$was" >"$q/scheduler" || fail "cannot put $was back on $1"
+}
+
+dd if=/dev/urandom of="$T/ram.img" bs=1M count=128 status=none || fail "cannot write the image"
+fresh_loop "$T/ram.img"
+RAM=$DEV
+q=/sys/block/$(basename "$RAM")/queue
+grep -qw bfq "$q/scheduler" || skip "$RAM offers no bfq"
+
+# ---- bfq turns wbt off: a side effect, recorded; then all is as before ------
+before=$(settings "$RAM")
+bfq_wbt=""
+if [ -e "$q/wbt_lat_usec" ] && [ "$(cat "$q/wbt_lat_usec")" != 0 ]; then
+	bfq_wbt=$(wbt_under_bfq "$RAM")
+fi
+"$DISKBENCH" tune "${FAST[@]}" --scheduler none,bfq --workload rand-read --json "$T/bfq.json" \
+	--html "$T/bfq.html" "$RAM" >"$T/bfq.out" 2>"$T/bfq.err" ||
+	fail "tune none,bfq: exit $?: $(cat "$T/bfq.err")"
+[ "$(settings "$RAM")" = "$before" ] || fail "after tune: $(settings "$RAM"), before: $before"
+[ "$(json "$T/bfq.json" 'd["restored"]')" = True ] || fail "the JSON does not say restored"
+[ "$(json "$T/bfq.json" 'd["stopped"]')" = None ] || fail "stopped: $(json "$T/bfq.json" 'd["stopped"]')"
+[ "$(json "$T/bfq.json" 'd["sweeps"][0]["analyzed"]')" = True ] || fail "no verdict"
+if [ "$bfq_wbt" = 0 ]; then
+	# the kernel's default wbt, off under bfq: seen, said, not an error
+	[ "$(json "$T/bfq.json" '" ".join(e["value"] + ":" + e["attribute"] + "=" + e["kept"] for e in d["sweeps"][0]["side_effects"])')" = \
+		"bfq:wbt_lat_usec=0" ] ||
+		fail "side effects: $(json "$T/bfq.json" 'd["sweeps"][0]["side_effects"]')"
+	grep -q "side effect: scheduler bfq sets wbt_lat_usec to 0" "$T/bfq.out" ||
+		fail "the text does not name the side effect: $(cat "$T/bfq.out")"
+	grep -q 'class="effect"' "$T/bfq.html" || fail "the HTML does not name the side effect"
+	# and wbt is still in the kernel's default state: bfq still turns it off
+	[ "$(wbt_under_bfq "$RAM")" = 0 ] || fail "after tune, bfq no longer turns wbt off"
+	[ "$(settings "$RAM")" = "$before" ] || fail "after the bfq check: $(settings "$RAM")"
+else
+	echo "wbt is not turned off by bfq here (${bfq_wbt:-no wbt}): side effect not seen"
+fi
+
+# ---- the default sweeps finish, RAM-backed and over a disk image ------------
+DIMG=$(mktemp -d /var/tmp/diskbench-tune-safe.XXXXXX) || fail "mktemp"
+at_exit "rm -rf -- '$DIMG'"
+dd if=/dev/urandom of="$DIMG/disk.img" bs=1M count=128 conv=fsync status=none ||
+	fail "cannot write the disk image"
+fresh_loop "$DIMG/disk.img" --direct-io=on
+DISK=$DEV
+for dev in "$RAM" "$DISK"; do
+	name=$(basename "$dev")
+	before=$(settings "$dev")
+	"$DISKBENCH" tune "${FAST[@]}" --json "$T/$name.json" "$dev" >"$T/$name.out" \
+		2>"$T/$name.err" || fail "default tune of $dev: exit $?: $(cat "$T/$name.err")"
+	[ "$(settings "$dev")" = "$before" ] || fail "after tune $dev: $(settings "$dev"), before: $before"
+	[ "$(json "$T/$name.json" '" ".join(s["knob"] for s in d["sweeps"] if s["analyzed"])')" = \
+		"scheduler read-ahead" ] ||
+		fail "default tune of $dev: not every sweep has a verdict: $(json "$T/$name.json" '[s["reason"] for s in d["sweeps"]]')"
+	grep -q "Every setting was put back" "$T/$name.out" || fail "$dev: no word of the restore"
+done
+
+# ---- the device goes away mid-sweep: stop, put back, exit 1, say why --------
+before=$(settings "$RAM")
+"$DISKBENCH" tune --runtime 300ms --ramp 0 --blocks 4 --scheduler none,mq-deadline,kyber \
+	--workload rand-read --json "$T/gone.json" --html "$T/gone.html" "$RAM" \
+	>"$T/gone.out" 2>"$T/gone.err" &
+pid=$!
+sleep 2
+losetup -d "$RAM" || fail "cannot detach $RAM"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 1 ] || fail "device detached: exit $rc, want 1: $(cat "$T/gone.err")"
+[ "$(settings "$RAM")" = "$before" ] || fail "after the detach: $(settings "$RAM"), before: $before"
+reason=$(json "$T/gone.json" 'd["stopped"]["reason"]')
+case $reason in
+*"no medium"*) ;;
+*) fail "stopped: '$reason' does not say the device went away" ;;
+esac
+[ "$(json "$T/gone.json" 'd["stopped"]["trial"] > 0')" = True ] || fail "stopped: no trial"
+[ "$(json "$T/gone.json" '[s["recommended"] for s in d["sweeps"]]')" = "[null]" ] ||
+	fail "a verdict from a sweep the device left"
+[ "$(json "$T/gone.json" 'len(d["warnings"]) > 0')" = True ] || fail "the JSON has no warnings"
+tr '\n' ' ' <"$T/gone.out" | grep -q "Stopped at trial [0-9]* of 18, .*What to do:" ||
+	fail "the text does not say it stopped: $(cat "$T/gone.out")"
+grep -q 'id="stopped"' "$T/gone.html" || fail "the HTML does not say it stopped"
+grep -q "No warnings" "$T/gone.html" && fail "the HTML of a stopped tune says 'No warnings'"
+grep -q "tune --restore" "$T/gone.err" && fail "a stop that put all back asks for --restore"
+[ -z "$(ls -A "$DISKBENCH_TUNE_JOURNALS")" ] || fail "a journal was left"
+echo "ok"
