@@ -106,4 +106,29 @@ uint64_t hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);
 double hist_stdev(const struct hist *h);
 
+/*
+ * A histogram kept as its non-empty buckets only, with its exact moments:
+ * how a loaded result holds one (a struct hist is 30 KB; a saved test's
+ * buckets are a few hundred bytes of its file, and a result of 100,000
+ * tests would need 3 GB of mostly zeros). Read-only: expand it
+ * (hist_sparse_expand) to compute on it.
+ */
+struct hist_bucket {
+	uint32_t idx;		/* bucket index (hist_index) */
+	uint64_t count;		/* > 0 */
+};
+
+struct hist_sparse {
+	uint64_t n, min, max, sum;
+	unsigned __int128 sumsq;
+	unsigned nb;		/* buckets, ascending by idx */
+	struct hist_bucket b[];
+};
+
+/* h's non-empty buckets and moments, malloc'd (free it); NULL: ENOMEM. */
+struct hist_sparse *hist_sparse_of(const struct hist *h);
+
+/* h = the histogram s keeps, whole again. */
+void hist_sparse_expand(const struct hist_sparse *s, struct hist *h);
+
 #endif

@@ -101,6 +101,9 @@ struct test_result {
 	double iops, bytes_per_sec;
 
 	struct hist *lat;	/* merged over workers; owned (result_free) */
+	/* A loaded result's histogram instead of lat (which is then NULL):
+	 * its non-empty buckets, read by report_json; owned. NULL in a run's. */
+	struct hist_sparse *lat_sparse;
 	struct lat_summary lat_sum;
 
 	double cpu_user_pct, cpu_sys_pct; /* CPU time / wall time x 100, all workers */
@@ -282,6 +285,10 @@ struct run_result {
 /* Derive iops, bytes_per_sec, lat_sum, syscalls_per_op and cached from the
  * raw fields. */
 void result_finish(struct test_result *t);
+
+/* Are there latencies to show: samples in t's histogram (lat, or a loaded
+ * result's lat_sparse); with neither, any ops. */
+bool result_has_lat(const struct test_result *t);
 
 /* Does honesty flag f (target.h) concern test t of a run on target ti?
  * The target's flags that concern its direction (target_flag_applies);

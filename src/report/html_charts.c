@@ -49,7 +49,7 @@ bool html_runs_range(const struct test_result *t, enum html_run_fig which, doubl
 
 static bool has_lat(const struct test_result *t)
 {
-	return t->lat ? t->lat->n > 0 : t->ops > 0;
+	return result_has_lat(t);
 }
 
 /* ---- MB/s per test ------------------------------------------------------------ */

@@ -159,7 +159,7 @@ static void badge(struct svg *w, const char *cls, const char *title, const char 
 static void summary_row(struct svg *w, const struct test_result *t, unsigned idx, bool runs)
 {
 	static const char *const pcts[] = { "50", "99", "99.9" };
-	bool lat = t->lat ? t->lat->n > 0 : t->ops > 0;
+	bool lat = result_has_lat(t);
 	double cpu = t->cpu_user_pct + t->cpu_sys_pct;
 	struct cell c;
 	char b[64];

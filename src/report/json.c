@@ -175,8 +175,18 @@ static const char *u128_str(unsigned __int128 v, char *buf, size_t len)
 	return p;
 }
 
+/* One [bucket_low_ns, count] pair of "histogram". */
+static void json_bucket(struct jw *w, unsigned idx, uint64_t count)
+{
+	jw_open(w, NULL, '[', true);
+	jw_u64(w, NULL, hist_bucket_low(idx));
+	jw_u64(w, NULL, count);
+	jw_close(w, ']');
+}
+
 static void json_latency(struct jw *w, const struct test_result *t)
 {
+	const struct hist_sparse *sp = t->lat_sparse;
 	const struct lat_summary *ls = &t->lat_sum;
 	char b[48];
 	unsigned i;
@@ -189,24 +199,22 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	/* The histogram's exact moments, so a saved result can be read back
 	 * (diskbench report) with the same mean and stdev to the last digit.
 	 * The sum of squares may need more than 64 bits: a decimal string. */
-	jw_u64(w, "sum", t->lat ? t->lat->sum : 0);
+	jw_u64(w, "sum", t->lat ? t->lat->sum : sp ? sp->sum : 0);
 	jw_key(w, "sumsq");
 	jw_putc(w, '"');
-	jw_put(w, u128_str(t->lat ? t->lat->sumsq : 0, b, sizeof(b)));
+	jw_put(w, u128_str(t->lat ? t->lat->sumsq : sp ? sp->sumsq : 0, b, sizeof(b)));
 	jw_putc(w, '"');
 	jw_open(w, "percentiles", '{', false);
 	for (i = 0; i < RESULT_NPCT; i++)
 		jw_u64(w, result_pct_keys[i], ls->pct[i]);
 	jw_close(w, '}');
 	jw_open(w, "histogram", '[', false);
-	for (i = 0; t->lat && i < HIST_NBUCKETS; i++) {
-		if (!t->lat->count[i])
-			continue;
-		jw_open(w, NULL, '[', true);
-		jw_u64(w, NULL, hist_bucket_low(i));
-		jw_u64(w, NULL, t->lat->count[i]);
-		jw_close(w, ']');
-	}
+	for (i = 0; t->lat && i < HIST_NBUCKETS; i++)
+		if (t->lat->count[i])
+			json_bucket(w, i, t->lat->count[i]);
+	/* a loaded result's (result_load) */
+	for (i = 0; !t->lat && sp && i < sp->nb; i++)
+		json_bucket(w, sp->b[i].idx, sp->b[i].count);
 	jw_close(w, ']');
 	jw_close(w, '}');
 }

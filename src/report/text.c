@@ -190,7 +190,7 @@ static void fmt_pct(const struct test_result *t, bool has_lat, const char *key,
 
 static void text_row(const struct test_result *t, struct row *row)
 {
-	bool has_lat = t->lat ? t->lat->n > 0 : t->ops > 0;
+	bool has_lat = result_has_lat(t);
 	double cpu = t->cpu_user_pct + t->cpu_sys_pct;
 	const size_t L = sizeof(row->c[0]);
 

@@ -1,6 +1,7 @@
 /* hist.c - log-linear latency histogram: merge, bucket bounds, percentiles, moments. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
@@ -194,4 +195,38 @@ double hist_stdev(const struct hist *h)
 			var = 0;
 	}
 	return (double)sqrtl(var);
+}
+
+struct hist_sparse *hist_sparse_of(const struct hist *h)
+{
+	struct hist_sparse *s;
+	unsigned nb = 0, i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		nb += h->count[i] != 0;
+	s = malloc(sizeof(*s) + (size_t)nb * sizeof(s->b[0]));
+	if (!s)
+		return NULL;
+	s->n = h->n;
+	s->min = h->min;
+	s->max = h->max;
+	s->sum = h->sum;
+	s->sumsq = h->sumsq;
+	s->nb = 0;
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		if (h->count[i])
+			s->b[s->nb++] = (struct hist_bucket){ .idx = i, .count = h->count[i] };
+	return s;
+}
+
+void hist_sparse_expand(const struct hist_sparse *s, struct hist *h)
+{
+	hist_init(h);
+	for (unsigned i = 0; i < s->nb; i++)
+		h->count[s->b[i].idx] = s->b[i].count;
+	h->n = s->n;
+	h->min = s->min;
+	h->max = s->max;
+	h->sum = s->sum;
+	h->sumsq = s->sumsq;
 }

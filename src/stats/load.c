@@ -895,6 +895,13 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	/* Renderers are total on what passes (issue 27): no NaN, no DBL_MAX. */
 	if (load_check_test(t, idx, w2, sizeof(w2), msg, sizeof(msg)))
 		return fail(l, -EINVAL, w2, "%s", msg);
+	/* Derived: from here on the histogram is kept as its buckets (a
+	 * struct hist is 30 KB, most of a test's memory). */
+	t->lat_sparse = hist_sparse_of(t->lat);
+	if (!t->lat_sparse)
+		return fail(l, -ENOMEM, w, "out of memory");
+	free(t->lat);
+	t->lat = NULL;
 	return 0;
 }
 

@@ -46,6 +46,15 @@ void result_finish(struct test_result *t)
 	result_ranks_finish(t);
 }
 
+bool result_has_lat(const struct test_result *t)
+{
+	if (t->lat)
+		return t->lat->n > 0;
+	if (t->lat_sparse)
+		return t->lat_sparse->n > 0;
+	return t->ops > 0;
+}
+
 int result_add_test(struct run_result *r, const struct test_result *t)
 {
 	struct test_result *tests;
@@ -124,6 +133,8 @@ void result_test_free(struct test_result *t)
 {
 	free(t->lat);
 	t->lat = NULL;
+	free(t->lat_sparse);
+	t->lat_sparse = NULL;
 	/* a test made by hand may claim runs it does not have */
 	for (unsigned k = 0; t->runs && k < t->nruns; k++)
 		timeline_free(&t->runs[k].timeline);
