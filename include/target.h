@@ -55,6 +55,14 @@ struct target_info {
 	 * O_DIRECT on the loop device is served from that cache), -1 not a
 	 * loop device or unknown. */
 	int loop_dio;
+	/* A loop device: the whole disk its backing file is on ("vda"),
+	 * followed through loop devices stacked on loop devices, and that
+	 * disk's queue/rotational (1, 0, -1 unknown). "" and -1 when the file
+	 * is on no block device (tmpfs), is gone, or the target is no loop
+	 * device. A loop device's own rotational flag is the kernel's default
+	 * or a copy taken at setup: it says nothing of the store below. */
+	char backing_disk[64];
+	int backing_rotational;
 	/* Layers under the data that change results, comma separated, e.g.
 	 * "dm-crypt", "fscrypt", "ecryptfs", "btrfs copy-on-write",
 	 * "btrfs compression", "zfs"; "" when none was found. */

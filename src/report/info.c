@@ -157,8 +157,17 @@ static void info_device(struct textw *w, const struct target_info *t)
 	iw_line(w, "serial:", "%s", or_unknown(t->serial));
 	iw_line(w, "block size:", "logical %" PRIu32 ", physical %" PRIu32 " bytes",
 		t->logical_block_size, t->physical_block_size);
-	iw_line(w, "rotational:", "%s (virtual machines often report this wrongly)",
-		yes_no_unknown(t->rotational));
+	if (t->loop_dio >= 0 && t->backing_disk[0])
+		iw_line(w, "rotational:", "%s; a loop device's flag says nothing of its store: "
+			"the backing file is on %s, rotational %s", yes_no_unknown(t->rotational),
+			t->backing_disk, yes_no_unknown(t->backing_rotational));
+	else if (t->loop_dio >= 0)
+		iw_line(w, "rotational:", "%s; a loop device's flag says nothing of its store, "
+			"and its backing file is on no block device (tmpfs?) or gone",
+			yes_no_unknown(t->rotational));
+	else
+		iw_line(w, "rotational:", "%s (virtual machines often report this wrongly)",
+			yes_no_unknown(t->rotational));
 	iw_line(w, "scheduler:", "%s [%s]", or_unknown(t->scheduler), or_unknown(t->schedulers));
 	iw_line(w, "queue:", "read_ahead_kb %s, nr_requests %s, max_sectors_kb %s",
 		num_or_unknown(t->read_ahead_kb, ra, sizeof(ra)),

@@ -324,6 +324,12 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	if (json_object_get(o, "loop_direct_io") &&
 	    get_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
 		return -EINVAL;
+	t->backing_rotational = -1;
+	if ((json_object_get(o, "loop_backing_disk") &&
+	     get_str(l, w, o, "loop_backing_disk", t->backing_disk, sizeof(t->backing_disk))) ||
+	    (json_object_get(o, "loop_backing_rotational") &&
+	     get_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)))
+		return -EINVAL;
 	/* newer still (the honesty flags follow from these; "flags" is
 	 * derived, so it is not read back) */
 	t->direct_io = -1;

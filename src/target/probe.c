@@ -187,6 +187,30 @@ static void probe_model(struct target_info *t, const char *sys)
 	}
 }
 
+/* The disk under a loop device's backing file, through stacked loop
+ * devices (a few levels: a cycle cannot be built, but a bound is cheap). */
+static void probe_loop_backing(struct target_info *t)
+{
+	char name[64], disk[64], file[PATH_MAX];
+	struct stat st;
+	long long v;
+
+	snprintf(name, sizeof(name), "%s", t->disk);
+	for (int depth = 0; depth < 8 && !strncmp(name, "loop", 4); depth++) {
+		if (sysfs_read(file, sizeof(file), "/sys/block/%s/loop/backing_file", name) ||
+		    stat(file, &st) || major(st.st_dev) == 0 ||
+		    sysfs_block_name(st.st_dev, disk, sizeof(disk)))
+			return;
+		disk_of(disk, name, sizeof(name));
+	}
+	if (!strncmp(name, "loop", 4) || !strcmp(name, t->disk))
+		return;
+	snprintf(t->backing_disk, sizeof(t->backing_disk), "%s", name);
+	snprintf(file, sizeof(file), "/sys/block/%s", name);
+	v = read_num(-1, file, "queue/rotational");
+	t->backing_rotational = v == 0 || v == 1 ? (int)v : -1;
+}
+
 static void probe_queue(struct target_info *t)
 {
 	static const char *const serial_attrs[] = {
@@ -222,6 +246,7 @@ static void probe_queue(struct target_info *t)
 	t->transport_bps = transport_probe(buf, t->transport, sizeof(t->transport));
 	v = strncmp(t->disk, "loop", 4) ? -1 : read_num(-1, sys, "loop/dio");
 	t->loop_dio = v == 0 || v == 1 ? (int)v : -1;
+	probe_loop_backing(t);
 	sysfs_read(t->vendor, sizeof(t->vendor), "%s/device/vendor", sys);
 	/* SCSI/ATA keep the serial in binary VPD pages; what sysfs has as
 	 * text: NVMe device/serial, virtio's own serial, or a world-wide id */
@@ -604,6 +629,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 	t->discard = -1;
 	t->io_poll = -1;
 	t->loop_dio = -1;
+	t->backing_rotational = -1;
 	t->direct_io = -1;
 	if (err && errlen)
 		err[0] = '\0';

@@ -138,7 +138,7 @@ else
 	has '^what: +block device: loop$'
 	has "^model: +loop:$LOOP_IMG\$"
 	has '^scheduler: +[^ ]+ \[[a-z]'
-	has '^rotational: .*virtual machines often report this wrongly'
+	has "^rotational: .*a loop device's flag says nothing of its store"
 	has '^writes allowed: no, because '
 	narrow
 	info --json "$W/loop.json" "$LOOP_DEV"
