@@ -156,7 +156,11 @@ struct workload {
 	bool own_files;		/* makes its own files in the scratch directory and
 				 * never touches the laid-out data file */
 	bool cache_ok;		/* measures the page cache itself (hdparm -T): its
-				 * buffered reads are not dropped behind */
+				 * buffered reads are not dropped behind, and its
+				 * reads missing the device is no warning */
+	bool cpu_bound;		/* measures what the CPU spends per call (per-char
+				 * I/O, metadata calls: bonnie++'s %CP): a job that
+				 * keeps a core busy is its result, not a flaw */
 	/* WL_BLOCK: the test ends once each job has gone over its part of
 	 * the working set this many times, or at the runtime, whichever
 	 * comes first, with no ramp (hdparm -t reads the device once from

@@ -1,6 +1,7 @@
 /* annotate.c - the warnings and flags derived from a finished run, made once for every reporter. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,56 @@ void result_drift(struct test_result *t)
 	t->drifted = t->drift_valid && fabs(t->drift) > TIMELINE_DRIFT_LIMIT;
 }
 
+/*
+ * One cause's warning over every test it concerns, said once: "NAME
+ * (DETAIL): WHAT" for one test, "N tests: WHAT: NAME (DETAIL), NAME
+ * (DETAIL)" for several, so that a cause takes one line however many tests
+ * it hit. What a cause means at length is in diskbench(1), WARNINGS.
+ */
+struct warn_group {
+	unsigned n;
+	size_t used;
+	char names[1024];
+};
+
+static void group_add(struct warn_group *g, const struct test_result *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void group_add(struct warn_group *g, const struct test_result *t, const char *fmt, ...)
+{
+	char detail[128] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(detail, sizeof(detail), fmt, ap);
+		va_end(ap);
+	}
+	if (g->used < sizeof(g->names))
+		g->used += (size_t)snprintf(g->names + g->used, sizeof(g->names) - g->used,
+					    "%s%.*s%s%s%s", g->n ? ", " : "", (int)sizeof(t->name),
+					    t->name, detail[0] ? " (" : "", detail,
+					    detail[0] ? ")" : "");
+	g->n++;
+}
+
+static void group_say(struct run_result *r, const struct warn_group *g, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void group_say(struct run_result *r, const struct warn_group *g, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	if (!g->n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (g->n == 1)
+		result_add_warning(r, "%s: %s", g->names, what);
+	else
+		result_add_warning(r, "%u tests: %s: %s", g->n, what, g->names);
+}
+
 /* A loop device without direct I/O: its O_DIRECT tests measured the
  * backing file's page cache. One warning naming them. */
 static void loop_page_cache(struct run_result *r)
@@ -60,32 +111,24 @@ static void loop_page_cache(struct run_result *r)
 }
 
 /* Tests whose busiest job kept its CPU near full (ANNOTATE_TOOL_BOUND_PCT):
- * one warning naming them, each with how busy. */
+ * one warning naming them, each with how busy. Not the tests that measure
+ * that CPU (wl->cpu_bound: per-char I/O, metadata calls). */
 static void tool_bound(struct run_result *r)
 {
-	char names[640] = "";
-	size_t used = 0;
-	unsigned n = 0;
+	struct warn_group g = { 0 };
 
 	for (unsigned i = 0; i < r->ntests; i++) {
 		struct test_result *t = &r->tests[i];
+		const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
 
-		t->tool_bound = t->cpu_job_max_pct >= ANNOTATE_TOOL_BOUND_PCT;	/* NaN: no */
-		if (!t->tool_bound)
-			continue;
-		if (used < sizeof(names))
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s "
-						 "(%.0f %%)", n ? ", " : "", (int)sizeof(t->name),
-						 t->name, t->cpu_job_max_pct);
-		n++;
+		t->tool_bound = t->cpu_job_max_pct >= ANNOTATE_TOOL_BOUND_PCT &&	/* NaN: no */
+				!(w && w->cpu_bound);
+		if (t->tool_bound)
+			group_add(&g, t, "%.0f %%", t->cpu_job_max_pct);
 	}
-	if (n)
-		result_add_warning(r, "diskbench kept a CPU busy for at least %.0f %% of a job's "
-				   "window in %s: %s; %s may be bounded by the tool and the CPU "
-				   "(diskbench's own work and the kernel's on its behalf: see its CPU "
-				   "and system calls per op), not by the device",
-				   ANNOTATE_TOOL_BOUND_PCT, n == 1 ? "this test" : "these tests",
-				   names, n == 1 ? "its result" : "their results");
+	group_say(r, &g, "diskbench kept a CPU busy for at least %.0f %% of a job's window: "
+		  "the tool and the CPU may bound %s, not the device (see the CPU and system "
+		  "calls per op)", ANNOTATE_TOOL_BOUND_PCT, g.n == 1 ? "it" : "them");
 }
 
 /* Under this median, random reads did not come from a spinning disk: a
@@ -102,11 +145,19 @@ static double median_ns(const struct test_result *t)
 	return NAN;
 }
 
+/* Does the store under ti say it spins? A loop device's own flag is the
+ * kernel's default or a copy taken at setup: its backing disk's speaks
+ * (none: a file on tmpfs, a deleted one; then nobody says). */
+static bool spins(const struct target_info *ti)
+{
+	return ti->loop_dio >= 0 ? ti->backing_rotational == 1 : ti->rotational == 1;
+}
+
 /* Random O_DIRECT reads of a rotational disk faster than a disk can seek:
  * something below it answered from a cache. */
 static bool implausible(const struct test_result *t, const struct target_info *ti)
 {
-	return ti->rotational == 1 && t->random && !t->is_write && t->direct && t->ops &&
+	return spins(ti) && t->random && !t->is_write && t->direct && t->ops &&
 	       median_ns(t) < ROTATIONAL_MIN_RANDOM_READ_NS;
 }
 
@@ -149,23 +200,57 @@ static bool beyond_transport(const struct test_result *t, const struct target_in
 	       t->bytes_per_sec > 1.05 * (double)ti->transport_bps;
 }
 
+/* The causes said over many tests, one warning each (struct warn_group). */
+struct causes {
+	struct warn_group steady, cached, zeros, link, rotational, drift, spread;
+};
+
+/* Each cause's one warning, in the order a reader should weigh them. */
+static void say_causes(struct run_result *r, const struct causes *c)
+{
+	const struct target_info *ti = &r->target;
+
+	group_say(r, &c->cached, "reads did not reach the device (page cache?)");
+	group_say(r, &c->link, "implausible: more than the link carries (%s: at most %.0f MB/s); "
+		  "a cache above the link answered, or the link is not what sysfs says",
+		  ti->transport, (double)ti->transport_bps / 1e6);
+	if (ti->loop_dio >= 0)
+		group_say(r, &c->rotational, "implausible: median random reads faster than a seek, "
+			  "and %s, under this loop device's backing file, says it spins; a cache "
+			  "answered (the page cache of a virtual disk's host?)", ti->backing_disk);
+	else
+		group_say(r, &c->rotational, "implausible for a rotational disk: median random "
+			  "reads faster than a seek and half a turn; a cache below answered, or "
+			  "the disk does not spin, whatever queue/rotational says");
+	group_say(r, &c->zeros, "wrote zeros (--data zero) to a file system that compresses "
+		  "them (%.*s): the rates are the compressor's, not the disk's",
+		  (int)sizeof(ti->compression), ti->compression);
+	group_say(r, &c->steady, "never reached steady state (SNIA PTS: 5 rounds within 20 %% of "
+		  "their average, slope within 10 %%); the figures are the last 5 rounds' average");
+	group_say(r, &c->drift, "throughput moved more than %.0f %% during the window (its "
+		  "timeline's last third against its first): it did not settle",
+		  100 * TIMELINE_DRIFT_LIMIT);
+	group_say(r, &c->spread, "runs spread widely: the median is not reliable; see the runs "
+		  "in --json");
+}
+
 bool result_annotate(struct run_result *r, const struct annotate_in *in)
 {
 	const struct target_info *ti = &r->target;
+	struct causes c = { 0 };
 	bool failed = false;
 
 	for (unsigned i = 0; i < r->ntests; i++) {
 		struct test_result *t = &r->tests[i];
+		const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
 
 		repeat_finish(t);
 		result_drift(t);
 		result_steady(t);
 		result_cliff(t);
 		if (t->steady_max_rounds && !t->steady)
-			result_add_warning(r, "%s: never reached steady state in %u rounds (SNIA PTS: "
-					   "5 rounds within 20 %% of their average, slope within 10 %%); "
-					   "its figures are the last 5 rounds' average", t->name,
-					   t->nruns);
+			group_add(&c.steady, t, "%u rounds", t->nruns);
+		/* each error is its own: its errno and offset */
 		if (t->errors) {
 			failed = true;
 			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
@@ -181,53 +266,36 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   "did not match what was written, the first %s", t->name,
 					   t->verify.bad, t->verify.blocks, first);
 		}
-		if (t->cached)
-			result_add_warning(r, "%s: reads did not reach the device (page cache?)",
-					   t->name);
+		/* hdparm -T reads the cache: that is its figure */
+		if (t->cached && !(w && w->cache_ok))
+			group_add(&c.cached, t, NULL);
 		if (t->zero_data && ti->compression[0])
-			result_add_warning(r, "%s: wrote zeros (--data zero) to a file system that "
-					   "compresses them (%.*s): the device wrote a fraction of "
-					   "what is counted, so the rates are the compressor's, not "
-					   "the disk's", t->name, (int)sizeof(ti->compression),
-					   ti->compression);
+			group_add(&c.zeros, t, NULL);
 		t->implausible = false;
 		if (in->moves_data && beyond_transport(t, ti)) {
 			t->implausible = true;
-			result_add_warning(r, "%s: implausible: %.0f MB/s is more than its link "
-					   "carries (%s: at most %.0f MB/s); a cache above the link "
-					   "answered, or the link is not what sysfs says", t->name,
-					   t->bytes_per_sec / 1e6, ti->transport,
-					   (double)ti->transport_bps / 1e6);
+			group_add(&c.link, t, "%.0f MB/s", t->bytes_per_sec / 1e6);
 		}
 		if (in->moves_data && implausible(t, ti)) {
 			t->implausible = true;
-			result_add_warning(r, "%s: implausible for a rotational disk: its median "
-					   "random read took %.0f us, and a seek and half a turn take "
-					   "milliseconds; a cache below it answered (the host's page "
-					   "cache under a virtual disk, a controller or RAID card, a "
-					   "hybrid drive's flash), or it does not spin at all, whatever "
-					   "its queue/rotational says (virtual disks often say so "
-					   "wrongly)", t->name,
-					   median_ns(t) / 1e3);
+			group_add(&c.rotational, t, "median %.0f us", median_ns(t) / 1e3);
 		}
 		/* a write cliff is what such a test looks for: said on its own */
 		if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
-			char when[48] = "the window";
-
 			if (t->nruns > 1)
-				snprintf(when, sizeof(when), "run %u of %u", t->drift_run + 1,
-					 t->nruns);
-			result_add_warning(r, "%s: throughput %s %.0f %% during %s (the median of "
-					   "its timeline's last third against its first third): "
-					   "it did not settle", t->name,
-					   t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift), when);
+				group_add(&c.drift, t, "%s %.0f %% in run %u of %u",
+					  t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift),
+					  t->drift_run + 1, t->nruns);
+			else
+				group_add(&c.drift, t, "%s %.0f %%", t->drift < 0 ? "fell" : "rose",
+					  100 * fabs(t->drift));
 		}
 		/* rounds are expected to change until they settle */
 		if (repeat_unreliable(t) && !t->steady_max_rounds)
-			result_add_warning(r, "%s: runs spread widely (CV %.1f %% over %u runs): "
-					   "the median is not reliable; see the runs in --json",
-					   t->name, 100 * t->summary.iops.cv, t->nruns);
+			group_add(&c.spread, t, "CV %.1f %% over %u runs", 100 * t->summary.iops.cv,
+				  t->nruns);
 	}
+	say_causes(r, &c);
 	if (ti->loop_dio == 0 && in->moves_data)
 		loop_page_cache(r);
 	if (in->moves_data)

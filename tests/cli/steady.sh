@@ -110,6 +110,6 @@ assert w["first"] == 3 and w["rounds"] == 5, w          # the last window
 avg = sum(r["iops"] for r in t["runs"][3:8]) / 5
 assert abs(t["iops"] - avg) <= 1e-6 * avg, (t["iops"], avg)
 PY
-grep -q "never reached steady state in 8 rounds" ramp.err || fail "ramp: no warning: $(cat ramp.err)"
+grep -q "(8 rounds): never reached steady state" ramp.err || fail "ramp: no warning: $(cat ramp.err)"
 limit 0
 echo ok
