@@ -72,6 +72,11 @@ extern const char *cli_name;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Do stdout and stderr reach the same place (one terminal, one file, one
+ * pipe)? Then a text report on stdout that carries the warnings needs no
+ * copy of them on stderr: a person reads each once. */
+bool cli_stdout_is_stderr(void);
+
 /* One report file a subcommand may write: its option, the path given (NULL:
  * not asked for), what renders the document. */
 struct cli_output {

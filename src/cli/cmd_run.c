@@ -816,6 +816,8 @@ static void word_interrupt(struct run_ctx *c)
  * none to overwrite an older one with. */
 static int do_report(struct run_ctx *c, int status)
 {
+	bool text;
+
 	if (stage_release(&c->stage) == -EXDEV)
 		result_add_warning(&c->r, "the scratch directory %s was moved or replaced during "
 				   "the run (by someone who can write %s): its files were removed "
@@ -826,11 +828,15 @@ static int do_report(struct run_ctx *c, int status)
 		cli_progress_clear();
 	if (c->silent)
 		return status;
-	for (unsigned i = 0; i < c->r.nwarnings; i++)
-		cli_warn("%s", c->r.warnings[i]);
+	text = c->r.ntests && !c->s.quiet && !c->on_stdout;
+	/* Once: the report under the table says them where stderr goes too;
+	 * --quiet and a document on stdout leave them to stderr. */
+	if (!text || !cli_stdout_is_stderr())
+		for (unsigned i = 0; i < c->r.nwarnings; i++)
+			cli_warn("%s", c->r.warnings[i]);
 	if (!c->r.ntests)
 		return status;
-	if (!c->s.quiet && !c->on_stdout)
+	if (text)
 		report_text(stdout, &c->r);
 	if (cli_write_outputs(c->outs, CLI_RESULT_OUTPUTS, &c->r) != EXIT_OK && status == EXIT_OK)
 		status = EXIT_RUNTIME;

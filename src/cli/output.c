@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "outfile.h"
@@ -31,6 +33,14 @@ void cli_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+bool cli_stdout_is_stderr(void)
+{
+	struct stat out, err;
+
+	return !fstat(STDOUT_FILENO, &out) && !fstat(STDERR_FILENO, &err) &&
+	       out.st_dev == err.st_dev && out.st_ino == err.st_ino;
 }
 
 /* The document, rendered into memory first: a renderer that fails half-way

@@ -188,7 +188,7 @@ static const struct opt_def opt_table[] = {
 	  .help = "score xbench tests against a saved diskbench result instead of Xbench's" },
 	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
 	  .scope = SC_CLI,
-	  .help = "no progress, no table on stdout" },
+	  .help = "no progress or table; warnings stay on stderr (2>/dev/null drops them)" },
 	{ .name = "help", .kind = OPT_SET_BOOL, .off = F(help),
 	  .scope = SC_CLI,
 	  .help = "this help" },

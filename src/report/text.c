@@ -323,7 +323,7 @@ static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
 	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
-	       t->drifted || t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
+	       t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
 }
 
 /* --steady-state: the window found (or the last one) and the rounds. */
@@ -371,6 +371,52 @@ static void text_cliff(struct textw *w, const struct test_result *t)
 			  100 * (c->rate_after / c->rate_before - 1));
 }
 
+/* The notes that read the same for every test they concern. */
+enum shared_note { NOTE_DROP_BEHIND, NOTE_BUFFERED, NOTE_ZEROS, NOTE_NSHARED };
+
+static bool shared_note(const struct test_result *t, enum shared_note n)
+{
+	switch (n) {
+	case NOTE_DROP_BEHIND:
+		return t->drop_behind;
+	case NOTE_BUFFERED:
+		return !t->drop_behind && !t->direct;
+	case NOTE_ZEROS:
+		return t->zero_data;
+	default:
+		return false;
+	}
+}
+
+/* Each shared note once, naming its tests in plan order: twelve bonnie++
+ * tests make two lines, not twelve paragraphs. */
+static void text_shared_notes(struct textw *w, const struct run_result *r)
+{
+	static const char *const what[NOTE_NSHARED] = {
+		[NOTE_DROP_BEHIND] = "buffered, as if its file were larger than RAM: what it "
+			"reads or writes is dropped from the page cache behind it, and its writes "
+			"reach the device inside the window",
+		[NOTE_BUFFERED] = "buffered",
+		[NOTE_ZEROS] = "wrote zeros (--data zero): compression or dedup below (btrfs, ZFS, "
+			"an SSD's controller) may write far less than it counts",
+	};
+	char names[2048];
+
+	for (unsigned n = 0; n < NOTE_NSHARED; n++) {
+		size_t used = 0;
+
+		names[0] = '\0';
+		for (unsigned i = 0; i < r->ntests && used < sizeof(names); i++)
+			if (shared_note(&r->tests[i], n))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s",
+							 used ? ", " : "", FLD(r->tests[i].name));
+		if (used)
+			text_line(w, "  ", 4, "%s: %s", names, what[n]);
+	}
+}
+
+/* A test's own notes (text_shared_notes says the shared ones). A drift is
+ * a warning, said there once. */
 static void text_notes(struct textw *w, const struct test_result *t)
 {
 	char a[32], b[32], line[320];
@@ -378,16 +424,6 @@ static void text_notes(struct textw *w, const struct test_result *t)
 	if (t->direct_refused)
 		text_line(w, "  ", 4, "%.*s: O_DIRECT refused by the file system: it ran "
 			  "buffered, through the page cache", FLD(t->name));
-	if (t->drop_behind)
-		text_line(w, "  ", 4, "%.*s: buffered, as if its file were larger than RAM: "
-			  "what it reads or writes is dropped from the page cache behind it, and "
-			  "its writes reach the device inside the window", FLD(t->name));
-	else if (!t->direct)
-		text_line(w, "  ", 4, "%.*s: buffered", FLD(t->name));
-	if (t->zero_data)
-		text_line(w, "  ", 4, "%.*s: wrote zeros (--data zero): compression or dedup "
-			  "below (btrfs, ZFS, an SSD's controller) may write far less than it "
-			  "counts", FLD(t->name));
 	if (t->passes_done)
 		text_line(w, "  ", 4, "%.*s: ended at the end of its working set (%s MB, %u "
 			  "pass%s), before its runtime", FLD(t->name),
@@ -395,8 +431,10 @@ static void text_notes(struct textw *w, const struct test_result *t)
 	if (t->cliff_valid)
 		text_cliff(w, t);
 	if (t->cached)
-		text_line(w, "  ", 4, "%.*s: cached: reads did not reach the device (%s MB read "
-			  "from device for %s MB requested)", FLD(t->name),
+		text_line(w, "  ", 4, "%.*s: %s (%s MB read from device for %s MB requested)",
+			  FLD(t->name), t->workload && wl_find(t->workload) &&
+			  wl_find(t->workload)->cache_ok ? "read from the page cache, as it is "
+			  "built to" : "cached: reads did not reach the device",
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
 	if (t->steady_max_rounds)
 		text_steady(w, t);
@@ -409,16 +447,6 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  !strcmp(t->trim.method, "fitrim") ? "the file system's free space (FITRIM)" :
 			  !strcmp(t->trim.method, "blkdiscard") ? "its range of the device "
 			  "(BLKDISCARD)" : t->trim.method);
-	/* a write cliff found is that drift, said above */
-	if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
-		char when[48] = "the window";
-
-		if (t->nruns > 1)
-			snprintf(when, sizeof(when), "run %u of %u", t->drift_run + 1, t->nruns);
-		text_line(w, "  ", 4, "%.*s: drifted: throughput %s %.0f %% during %s (first "
-			  "third vs last third of its timeline)", FLD(t->name),
-			  t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift), when);
-	}
 	if (t->dev_valid)
 		text_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),
@@ -551,6 +579,7 @@ int report_text(FILE *f, const struct run_result *r)
 	if (notes) {
 		textw_nl(&w);
 		text_line(&w, "", 0, "notes:");
+		text_shared_notes(&w, r);
 		for (i = 0; i < r->ntests; i++)
 			text_notes(&w, &r->tests[i]);
 	}

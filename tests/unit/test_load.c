@@ -227,11 +227,7 @@ static void test_round_trip(void **state)
 	assert_true(b.tests[1].drifted);
 	/* 27 ops per interval, then 13 */
 	assert_true(fabs(b.tests[1].drift - (13.0 / 27 - 1)) < 1e-4);
-	x = render(report_text, &b);
-	/* (the note wraps at 100 columns) */
-	if (!strstr(x, "meta-create 4k: drifted: throughput fell 52 % during the window"))
-		fail_msg("no drift note in:\n%s", x);
-	free(x);
+	/* (a drift is a warning, made when the run is annotated, not a note) */
 	/* every run's timeline: the --repeat runs' own, the single run's from
 	 * the test's "timeline" */
 	for (unsigned k = 0; k < a.ntests; k++) {
