@@ -70,6 +70,8 @@ struct html_ratio_row {
 	bool dashed;		/* the bar is a range (low confidence), not an interval */
 	const char *attrs;	/* attributes the dot carries first ("data-test=\"3\"");
 				 * NULL: none */
+	const char *note;	/* the absolute figures beside the ratio ("11.1M -> 4.43M
+				 * IOPS", escaped); NULL: none */
 };
 
 /* A plot of n rows, top to bottom. */
@@ -94,9 +96,42 @@ struct html_ratio_plot {
  * dot (class "dot VERDICT", with the row's attrs, then data-value,
  * data-lo, data-hi: ratio, lo, hi as JSON numbers, null when not finite,
  * and data-verdict: better, worse, ~ or none) and the ratio as "1.23x".
- * VERDICT is better, worse or same (for ~ and unjudged alike). Writes
- * through w (its error sticks there).
+ * VERDICT is better, worse or same (for ~ and unjudged alike). Where a
+ * row has a note the plot is wider and of class "chart ratio notes": the
+ * ratios and the notes stand in two columns right of the axis (<text
+ * class="vlabel"> and <text class="note">), in a larger type, for a page
+ * that gives the plot a row of its own. Writes through w (its error
+ * sticks there).
  */
 void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p);
+
+/* ---- html_overlay.c: before against after, latency percentiles --------------- */
+
+#include "result.h"
+
+/* One test's chart. */
+struct html_overlay {
+	const char *id;		/* the <svg>'s id */
+	const char *title;	/* its <title> */
+	const char *name;	/* the test, written at the top left */
+	const char *change;	/* the p99 change in words, at the top right; NULL: none */
+	const char *before_label, *after_label;	/* the legend's names of the sides */
+	const struct test_result *before, *after;
+	unsigned test;		/* the test's index in the comparison, for data-test */
+};
+
+/* Has either side a latency curve to draw (p50 backed by an op)? */
+bool html_overlay_has(const struct test_result *before, const struct test_result *after);
+
+/*
+ * <svg class="chart overlay" id=ID>: both sides' latency percentiles from
+ * p50 up to the last one an op backs (p99.99 needs 10000), on a
+ * percentile axis (svg_pctl_pos) against a log axis of latency; before a
+ * solid line of series c0, after a dashed one of c4, each with a dot per
+ * percentile carrying data-test, data-which ("before", "after"),
+ * data-pct (the JSON's key, "99.9") and data-value (the ns the side's
+ * lat_ns.percentiles holds). Nothing when neither side has a curve.
+ */
+void html_overlay(struct svg *w, const struct html_overlay *o);
 
 #endif

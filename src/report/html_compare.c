@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "html.h"
+#include "html_run.h"
 #include "json_writer.h"
 #include "report.h"
 
@@ -175,14 +176,56 @@ static enum html_verdict plot_verdict(const struct compare_value *v)
 	       v->verdict == CMP_SAME ? HTML_SAME : HTML_UNJUDGED;
 }
 
+/* The figure a plot's note shows for metric m of t: MB/s for a test that
+ * moves bytes in sequence (its natural unit; the same ratio as its IOPS),
+ * else m itself. */
+static enum compare_metric note_metric(const struct compare_test *t, enum compare_metric m)
+{
+	return m == CMP_IOPS && !html_by_iops(t->before) && !html_by_iops(t->after) ?
+	       CMP_BYTES_PER_SEC : m;
+}
+
+static const char *fmt_metric(enum compare_metric m, double v, char *buf, size_t len);
+
+/* A row's attributes and note: the dot's test and metric, the figures the
+ * note shows as JSON numbers (data-before, data-after, data-note-metric)
+ * and "11.1M -> 4.43M IOPS". */
+struct plot_row_text {
+	char attrs[256], note[96];
+};
+
+static void row_text(const struct compare_test *t, unsigned i, enum compare_metric m,
+		     struct plot_row_text *o)
+{
+	enum compare_metric nm = note_metric(t, m);
+	const struct compare_value *v = &t->m[nm];
+	char b[32], a[32], jb[64], ja[64];
+
+	snprintf(o->attrs, sizeof(o->attrs), "data-test=\"%u\" data-metric=\"%s\" "
+		 "data-note-metric=\"%s\" data-before=\"%s\" data-after=\"%s\"", i,
+		 compare_metrics[m].key, compare_metrics[nm].key,
+		 jw_num_double(v->before, jb, sizeof(jb)), jw_num_double(v->after, ja, sizeof(ja)));
+	if (nm == CMP_BYTES_PER_SEC) {
+		/* "1.12 GB/s": a rate of any size in a few characters */
+		svg_label(SVG_F_SI, v->before, b, sizeof(b));
+		svg_label(SVG_F_SI, v->after, a, sizeof(a));
+		snprintf(o->note, sizeof(o->note), "%s%s \xe2\x86\x92 %s%s", b,
+			 isfinite(v->before) ? "B/s" : "", a, isfinite(v->after) ? "B/s" : "");
+		return;
+	}
+	snprintf(o->note, sizeof(o->note), "%s \xe2\x86\x92 %s%s", fmt_metric(nm, v->before, b,
+		 sizeof(b)), fmt_metric(nm, v->after, a, sizeof(a)), nm == CMP_IOPS ? " IOPS" : "");
+}
+
 static void ratio_plot(struct svg *w, const struct compare *c, const struct compare_pair *p,
 		       unsigned pi, enum compare_metric m)
 {
 	struct html_ratio_row *rows = calloc(p->ntests ? p->ntests : 1, sizeof(*rows));
-	char id[48], (*attrs)[64] = calloc(p->ntests ? p->ntests : 1, sizeof(*attrs));
+	struct plot_row_text *txt = calloc(p->ntests ? p->ntests : 1, sizeof(*txt));
+	char id[48];
 	bool thr = m == CMP_IOPS;
 
-	if (!rows || !attrs) {
+	if (!rows || !txt) {
 		if (!w->err)
 			w->err = -ENOMEM;
 		goto out;
@@ -190,21 +233,22 @@ static void ratio_plot(struct svg *w, const struct compare *c, const struct comp
 	for (unsigned i = 0; i < p->ntests; i++) {
 		const struct compare_value *v = &p->tests[i].m[m];
 
-		snprintf(attrs[i], sizeof(attrs[i]), "data-test=\"%u\" data-metric=\"%s\"", i,
-			 compare_metrics[m].key);
+		row_text(&p->tests[i], i, m, &txt[i]);
 		rows[i] = (struct html_ratio_row){ .label = p->tests[i].before->name,
 						   .ratio = shown_ratio(v), .lo = v->lo, .hi = v->hi,
 						   .verdict = plot_verdict(v),
-						   .dashed = v->low_confidence, .attrs = attrs[i] };
+						   .dashed = v->low_confidence, .attrs = txt[i].attrs,
+						   .note = txt[i].note };
 	}
 	snprintf(id, sizeof(id), "chart-ratio-%u-%s", pi, thr ? "iops" : "p99");
 	html_ratio_plot(w, &(struct html_ratio_plot){
 		.id = id, .noise = c->noise, .lower_better = !thr, .rows = rows, .n = p->ntests,
-		.title = thr ? "IOPS after / before, per test" : "p99 latency after / before, per test",
-		.axis = thr ? "IOPS after / before" : "p99 after / before" });
+		.title = thr ? "Throughput after / before, per test" :
+			 "p99 latency after / before, per test",
+		.axis = thr ? "throughput after / before" : "p99 latency after / before" });
 out:
 	free(rows);
-	free(attrs);
+	free(txt);
 }
 
 /* "1.23k", "812us": the figure of metric m for people. */
@@ -301,6 +345,43 @@ static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
 	svg_printf(w, "</tbody>\n</table>\n");
 }
 
+/* Per test, both sides' latency percentile curves over each other. */
+static void pair_overlays(struct svg *w, const struct compare *c, const struct compare_pair *p,
+			  unsigned pi)
+{
+	char id[48], title[160], change[64], words[48];
+	bool any = false;
+
+	for (unsigned i = 0; i < p->ntests; i++)
+		any |= html_overlay_has(p->tests[i].before, p->tests[i].after);
+	if (!any)
+		return;
+	svg_printf(w, "<figure class=\"overlays\">\n<h3>Latency percentiles, before against "
+		   "after</h3>\n<div class=\"charts\">\n");
+	for (unsigned i = 0; i < p->ntests; i++) {
+		const struct compare_test *t = &p->tests[i];
+
+		if (!html_overlay_has(t->before, t->after))
+			continue;
+		snprintf(id, sizeof(id), "chart-lat-%u-%u", pi, i);
+		snprintf(title, sizeof(title), "latency percentiles of %.*s, before and after",
+			 (int)sizeof(t->before->name), t->before->name);
+		change[0] = '\0';
+		if (compare_metric_words(CMP_LAT_P99, t->m[CMP_LAT_P99].ratio, words,
+					 sizeof(words))[0])
+			snprintf(change, sizeof(change), "p99: %s", words);
+		html_overlay(w, &(struct html_overlay){
+			.id = id, .title = title, .name = t->before->name,
+			.change = change[0] ? change : NULL, .before_label = c->base_label,
+			.after_label = p->label, .before = t->before, .after = t->after, .test = i });
+	}
+	svg_printf(w, "</div>\n<figcaption>Each test's latency per I/O, from submission to "
+		   "completion, over every I/O of every run: before (solid) and after (dashed), "
+		   "p50 up to the last percentile enough I/Os back (p99.99 needs 10000). A curve "
+		   "above the other is the slower side; where the two part shows which share of "
+		   "the I/Os changed.</figcaption>\n</figure>\n");
+}
+
 static void pair_diffs(struct svg *w, const struct compare_pair *p)
 {
 	if (!p->ndiffs) {
@@ -352,7 +433,7 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 	svg_printf(w, "</p>\n");
 	pair_diffs(w, p);
 	if (p->ntests) {
-		svg_printf(w, "<figure>\n<div class=\"charts\">\n");
+		svg_printf(w, "<figure>\n<div class=\"charts single\">\n");
 		ratio_plot(w, c, p, pi, CMP_IOPS);
 		ratio_plot(w, c, p, pi, CMP_LAT_P99);
 		svg_printf(w, "</div>\n<figcaption>The ratio after / before of each test: of the "
@@ -372,6 +453,7 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 			   100 * c->noise, b, sizeof(b)));
 	}
 	pair_table(w, p, pi);
+	pair_overlays(w, c, p, pi);
 	if (p->nratios) {
 		char g[48], lo[48], hi[48];
 

@@ -6,11 +6,17 @@
 #include "html.h"
 #include "json_writer.h"
 
-/* Names at the left, a log axis of ratios, a row per label. */
+/* Names at the left, a log axis of ratios, a row per label. With notes:
+ * wider, taller rows, and two columns of text at the right (the ratio,
+ * then the note) instead of a ratio beside each bar. */
 #define RW 560
 #define ROWH 26
 #define RTOP 10
 #define RBOTTOM 44
+#define NW 940		/* the width with notes */
+#define NROWH 30
+#define NCOLS 250	/* the ratio and note columns */
+#define NCHAR 7.6	/* a name's character at the notes' 13 px */
 
 /* The ratios an axis may have a tick at; the fine ones only over a narrow range. */
 static const double ladder[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1,
@@ -80,15 +86,17 @@ static bool has_interval(const struct html_ratio_row *row)
 
 void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 {
-	double lo = 1 - p->noise, hi = 1 + p->noise, ticks[SVG_MAXTICKS], left, cy, x0, x1;
-	unsigned maxname = 4, nt, i;
+	double lo = 1 - p->noise, hi = 1 + p->noise, ticks[SVG_MAXTICKS], left, cy, x0, x1, right;
+	unsigned maxname = 4, nt, i, width = RW, rowh = ROWH, top = RTOP;
 	struct svg_axis x, y;
 	char attrs[512], n1[64], n2[64], n3[64], cls[32], lab[32], axis[256];
+	bool notes = false;
 
 	for (i = 0; i < p->n; i++) {
 		const struct html_ratio_row *row = &p->rows[i];
 		size_t len = strlen(row->label);
 
+		notes |= row->note != NULL;
 		if (len > maxname)
 			maxname = (unsigned)len;
 		if (drawn(row->ratio)) {
@@ -106,13 +114,27 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 	hi = fmax(hi * 1.04, 1.25);
 	ratio_ends(&lo, &hi);
 	nt = ratio_ticks(lo, hi, ticks);
-	left = fmin(230, fmax(90, 14 + 6.3 * maxname));
+	if (notes) {
+		width = NW;
+		rowh = NROWH;
+		top = 26;	/* the columns' heads */
+		left = fmin(300, fmax(110, 16 + NCHAR * maxname));
+		right = NW - NCOLS;
+	} else {
+		left = fmin(230, fmax(90, 14 + 6.3 * maxname));
+		right = RW - 44;	/* room for the last value label */
+	}
 	svg_axis_ticks(&x, SVG_LOG, lo, hi, ticks, nt, SVG_F_RATIO);
-	svg_axis_place(&x, left, RW - 44);	/* room for the last value label */
+	svg_axis_place(&x, left, right);
 	svg_axis_ticks(&y, SVG_LIN, 0, p->n, NULL, 0, SVG_F_SI);
-	svg_axis_place(&y, RTOP + ROWH * p->n, RTOP);
+	svg_axis_place(&y, top + rowh * p->n, top);
 
-	svg_open(w, p->id, "chart ratio", RW, RTOP + ROWH * (int)p->n + RBOTTOM, p->title);
+	svg_open(w, p->id, notes ? "chart ratio notes" : "chart ratio", (int)width,
+		 (int)(top + rowh * p->n) + RBOTTOM + (notes ? 8 : 0), p->title);
+	if (notes) {
+		svg_text(w, right + 14, top - 9, "start", "chead", "ratio");
+		svg_text(w, right + 80, top - 9, "start", "chead", "before \xe2\x86\x92 after");
+	}
 	/* the noise band, then the grid over it, then the line at 1.0 */
 	x0 = svg_axis_px(&x, 1 - p->noise);
 	x1 = svg_axis_px(&x, 1 + p->noise);
@@ -128,8 +150,10 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 		const struct html_ratio_row *row = &p->rows[i];
 		double r = row->ratio;
 
-		cy = RTOP + ROWH * (i + 0.5);
+		cy = top + rowh * (i + 0.5);
 		svg_text(w, left - 6, cy + 4, "end", "name", row->label);
+		if (row->note)
+			svg_text(w, right + 80, cy + 4, "start", "note", row->note);
 		if (!drawn(r))
 			continue;
 		snprintf(cls, sizeof(cls), "err %s%s", verdict_class(row->verdict),
@@ -145,8 +169,11 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 		/* row i from the top: y runs from 0 at the bottom to n */
 		svg_dot(w, &x, &y, r, p->n - (i + 0.5), cls, attrs);
 		snprintf(lab, sizeof(lab), "%.2fx", r);
-		svg_text(w, svg_axis_px(&x, isfinite(row->hi) && row->hi > r ? row->hi : r) + 8,
-			 cy + 4, "start", "vlabel", lab);
+		if (notes)
+			svg_text(w, right + 14, cy + 4, "start", "vlabel", lab);
+		else
+			svg_text(w, svg_axis_px(&x, isfinite(row->hi) && row->hi > r ? row->hi : r) +
+				 8, cy + 4, "start", "vlabel", lab);
 	}
 	svg_close(w);
 }

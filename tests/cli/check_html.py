@@ -16,9 +16,11 @@
       diskbench-compare/1 document (equal to FILE), nothing that loads, per
       comparison two ratio plots whose dots carry each test's ratio,
       interval and verdict as the JSON has them and are coloured only where
-      the verdict is better or worse, a noise band of the JSON's width, a
-      table whose figures are the JSON's; with --side (the results in the
-      order compared) the facts of each side are theirs.
+      the verdict is better or worse, with both sides' figures beside
+      each ratio, a noise band of the JSON's width, a table whose figures
+      are the JSON's, a headline verdict before any chart; with --side (the
+      results in the order compared) the facts of each side are theirs, and
+      so are the points of each test's latency percentile overlay.
   check_html.py tune PAGE [--json FILE] [--max-bytes N]
       PAGE is the file tune --html wrote (or its DOM): its embedded
       diskbench-tune/1 document (equal to FILE), nothing that loads, every
@@ -338,6 +340,62 @@ def ratio_dot(e, what, ratio, low, high, verdict, bad):
     return 4
 
 
+def check_headline(els, pi, summary, bad):
+    """The page opens (before any chart) with the pair's headline verdict."""
+    heads = [e for e in els if e["tag"] == "div" and e["attrs"].get("data-pair") == str(pi)
+             and "headline" in e["attrs"].get("class", "").split()]
+    if len(heads) != 1:
+        bad.append("pair %d: %d headlines" % (pi, len(heads)))
+        return 0
+    h = heads[0]
+    first_svg = next((i for i, e in enumerate(els) if e["tag"] == "svg"), len(els))
+    if els.index(h) > first_svg:
+        bad.append("pair %d: the headline comes after a chart" % pi)
+    if h["attrs"].get("data-outcome") != summary["outcome"]:
+        bad.append("pair %d: outcome %r, JSON %r" % (pi, h["attrs"].get("data-outcome"),
+                                                     summary["outcome"]))
+    rest = summary["headline"].split(": ", 1)[-1]
+    if rest not in " ".join(text(h).split()):
+        bad.append("pair %d: the headline reads %r, JSON %r" % (pi, text(h), summary["headline"]))
+    return 2
+
+
+def check_overlays(els, svgs, pi, tests, before, after, bad):
+    """Per test with latencies, a chart of both sides' percentile curves whose
+    dots are each side's lat_ns.percentiles, p50 up to the last one an I/O
+    backs."""
+    checked = 0
+    side = {"before": before, "after": after}
+    for i, t in enumerate(tests):
+        mine = {w: next(x for x in side[w]["tests"] if x["name"] == t["name"]) for w in side}
+        want = {}
+        for w, st in mine.items():
+            for k, v in st["lat_ns"]["percentiles"].items():
+                if float(k) >= 50 and v and st["ops"] * (1 - float(k) / 100) >= 1 - 1e-9:
+                    want[(w, k)] = v
+        cid = "chart-lat-%d-%d" % (pi, i)
+        if not want:
+            if cid in svgs:
+                bad.append("%s: a chart for a test without latencies" % cid)
+            continue
+        if cid not in svgs:
+            bad.append("no <svg id=%s> for %s" % (cid, t["name"]))
+            continue
+        got = {}
+        for e in els:
+            if svgs[cid] in e["parents"] and "data-which" in e["attrs"]:
+                if e["attrs"]["data-test"] != str(i):
+                    bad.append("%s: a dot of test %s" % (cid, e["attrs"]["data-test"]))
+                got[(e["attrs"]["data-which"], e["attrs"]["data-pct"])] = e["attrs"]["data-value"]
+        if set(got) != set(want):
+            bad.append("%s: percentiles drawn %s, want %s" % (cid, sorted(got), sorted(want)))
+        for key in set(got) & set(want):
+            if float(got[key]) != float(want[key]):
+                bad.append("%s, %s p%s: page %s, JSON %r" % (cid, key[0], key[1], got[key], want[key]))
+            checked += 1
+    return checked
+
+
 def check_compare(args):
     bad, els, c = open_page(args, "diskbench-compare")
     if c is None:
@@ -369,6 +427,19 @@ def check_compare(args):
                 iv = m["interval"] or {"low": None, "high": None}
                 checked += ratio_dot(e, "%s, %s" % (cid, t["name"]), r, iv["low"], iv["high"],
                                      m["verdict"] or "none", bad)
+                # the absolute figures beside the ratio: both sides' own
+                nm = e["attrs"].get("data-note-metric")
+                if nm is None:
+                    bad.append("%s, %s: no figures beside the ratio" % (cid, t["name"]))
+                    continue
+                for side in ("before", "after"):
+                    if not same_value(e["attrs"]["data-" + side], t["metrics"][nm][side]):
+                        bad.append("%s, %s: %s %s, JSON %r" % (cid, t["name"], side,
+                                   e["attrs"]["data-" + side], t["metrics"][nm][side]))
+                    checked += 1
+        checked += check_headline(els, pi, pair["summary"], bad)
+        if sides:
+            checked += check_overlays(els, svgs, pi, tests, sides[0], sides[pi + 1], bad)
         rows = [e for e in els if e["tag"] == "tr" and e["attrs"].get("data-pair") == str(pi)]
         if len(rows) != len(tests):
             bad.append("pair %d: %d rows for %d tests" % (pi, len(rows), len(tests)))
