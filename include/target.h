@@ -63,6 +63,10 @@ struct target_info {
 	 * or a copy taken at setup: it says nothing of the store below. */
 	char backing_disk[64];
 	int backing_rotational;
+	/* The cgroup I/O limits on the target's devices that this process
+	 * runs under (iolimit.h), in words: "loop3: read 2000 IOPS (blkio
+	 * /bench)"; "" when none. Its figures may be the limit's. */
+	char io_limit[256];
 	/* Layers under the data that change results, comma separated, e.g.
 	 * "dm-crypt", "fscrypt", "ecryptfs", "btrfs copy-on-write",
 	 * "btrfs compression", "zfs"; "" when none was found. */

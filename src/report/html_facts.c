@@ -154,6 +154,8 @@ static void facts_fs(struct svg *w, const struct target_info *t)
 		FACT_ARR(w, "compression", "target.compression", t->compression);
 	if (t->members[0])
 		FACT_ARR(w, "devices", NULL, t->members);
+	if (t->io_limit[0])
+		FACT_ARR(w, "cgroup I/O limit", "target.io_limit", t->io_limit);
 	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
 		char why[512];
 

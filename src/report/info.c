@@ -185,6 +185,9 @@ static void info_device(struct textw *w, const struct target_info *t)
 			t->discard_granularity, t->discard_max_bytes >> 20);
 	else
 		iw_line(w, "discard:", "%s", yes_no_unknown(t->discard));
+	if (t->io_limit[0])
+		iw_line(w, "I/O limit:", "%s: a cgroup limit on this process, which a run's "
+			"figures may be", t->io_limit);
 	if (t->loop_dio == 1)
 		iw_line(w, "loop direct I/O:", "on: the backing file is read and written with "
 			"O_DIRECT");

@@ -138,6 +138,7 @@ void report_json_target(struct jw *w, const struct target_info *t)
 	jw_tristate(w, "loop_direct_io", t->loop_dio);
 	jw_field(w, "loop_backing_disk", t->backing_disk);
 	jw_tristate(w, "loop_backing_rotational", t->backing_rotational);
+	jw_field(w, "io_limit", t->io_limit);
 	jw_u64(w, "logical_block_size", t->logical_block_size);
 	jw_u64(w, "physical_block_size", t->physical_block_size);
 	jw_list(w, "stack", t->stack, sizeof(t->stack), ',');

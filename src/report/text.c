@@ -135,6 +135,9 @@ static void text_header(struct textw *w, const struct run_result *r)
 		if (target_flag(t, f, why, sizeof(why)))
 			text_line(w, "flag:     ", 0, "%s: %s", target_flag_name(f), why);
 	}
+	if (t->io_limit[0])
+		text_line(w, "limit:    ", 0, "%.*s (a cgroup limit on this process)",
+			  FLD(t->io_limit));
 
 	if (!r->nsettings)
 		return;

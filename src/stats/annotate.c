@@ -300,6 +300,10 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		loop_page_cache(r);
 	if (in->moves_data)
 		tool_bound(r);
+	if (ti->io_limit[0] && in->moves_data)
+		result_add_warning(r, "a cgroup limits this process's I/O on the target (%.*s): "
+				   "a test that reached the limit measured it, not the device",
+				   (int)sizeof(ti->io_limit), ti->io_limit);
 	if (r->ntests && !r->tests[0].dev_valid && in->moves_data)
 		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti->path,

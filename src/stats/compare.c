@@ -426,6 +426,7 @@ static int diff_results(struct compare_pair *p, const struct run_result *b,
 	DINT("target.physical_block_size", tb->physical_block_size, ta->physical_block_size);
 	DCS("target.write_cache", tristate(tb->write_cache), tristate(ta->write_cache));
 	DSTR("target.stack", tb->stack, ta->stack);
+	DSTR("target.io_limit", tb->io_limit, ta->io_limit);
 	DCS("target.encrypted", tb->encrypted ? "yes" : "no", ta->encrypted ? "yes" : "no");
 	DCS("target.cow", tb->cow ? "yes" : "no", ta->cow ? "yes" : "no");
 #undef DSTR

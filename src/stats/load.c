@@ -328,7 +328,9 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	if ((json_object_get(o, "loop_backing_disk") &&
 	     get_str(l, w, o, "loop_backing_disk", t->backing_disk, sizeof(t->backing_disk))) ||
 	    (json_object_get(o, "loop_backing_rotational") &&
-	     get_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)))
+	     get_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)) ||
+	    (json_object_get(o, "io_limit") &&
+	     get_str(l, w, o, "io_limit", t->io_limit, sizeof(t->io_limit))))
 		return -EINVAL;
 	/* newer still (the honesty flags follow from these; "flags" is
 	 * derived, so it is not read back) */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsprobe.h"
+#include "iolimit.h"
 #include "mountinfo.h"
 #include "sysfs.h"
 #include "transport.h"
@@ -209,6 +210,31 @@ static void probe_loop_backing(struct target_info *t)
 	snprintf(file, sizeof(file), "/sys/block/%s", name);
 	v = read_num(-1, file, "queue/rotational");
 	t->backing_rotational = v == 0 || v == 1 ? (int)v : -1;
+}
+
+/* The cgroup limits on the device, its disk and a btrfs's members. */
+static void probe_io_limit(struct target_info *t)
+{
+	char names[8][64], list[sizeof(t->members)], *save = NULL, *tok;
+	const char *ptrs[8];
+	dev_t devs[8];
+	unsigned n = 0;
+
+	snprintf(list, sizeof(list), "%s %s %s", t->device, t->disk, t->members);
+	for (tok = strtok_r(list, " ", &save); tok && n < 8; tok = strtok_r(NULL, " ", &save)) {
+		bool seen = false;
+
+		for (unsigned i = 0; i < n; i++)
+			seen |= !strcmp(names[i], tok);
+		if (seen || sysfs_read_devno(&devs[n], "/sys/class/block/%s/dev", tok))
+			continue;
+		snprintf(names[n], sizeof(names[n]), "%s", tok);
+		ptrs[n] = names[n];
+		n++;
+	}
+	if (n)
+		iolimit_probe("/proc/self/cgroup", "/sys/fs/cgroup", devs, ptrs, n, t->io_limit,
+			      sizeof(t->io_limit));
 }
 
 static void probe_queue(struct target_info *t)
@@ -685,6 +711,7 @@ int target_probe(const char *path, struct target_info *t, char *err, size_t errl
 		fs_stack(t);
 		t->direct_io = fsprobe_direct_io(t);
 	}
+	probe_io_limit(t);
 	if (t->members[0])
 		members_stack(t);
 	else if (t->device[0])
