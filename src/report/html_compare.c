@@ -449,7 +449,11 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 				   COMPARE_MIN_RUNS);
 		svg_printf(w, ". The shaded band is the noise band (&#177;%s %%, --noise); a test "
 			   "is coloured only where its whole interval lies beyond it: green better, "
-			   "red worse.</figcaption>\n</figure>\n", svg_label(SVG_F_SI,
+			   "red worse. Beside each ratio, both sides' figures as the table shows "
+			   "them: throughput the median over the runs (MB/s for a sequential test), p99 "
+			   "over every I/O of every run, which is why its ratio may differ a little "
+			   "from the ratio of the runs' medians.</figcaption>\n</figure>\n",
+			   svg_label(SVG_F_SI,
 			   100 * c->noise, b, sizeof(b)));
 	}
 	pair_table(w, p, pi);

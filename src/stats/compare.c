@@ -571,8 +571,16 @@ static void pair_headline(struct compare_pair *p, double noise)
 			higher += r > 1 + noise;
 		}
 		append(h, len, "fewer than %d runs on a side, so no change is told from noise. "
-		       "The figures alone: IOPS lower on %u of %u tests, higher on %u",
-		       COMPARE_MIN_RUNS, lower, p->ntests, higher);
+		       "The figures alone: IOPS %s on %u of %u tests, %s on ", COMPARE_MIN_RUNS,
+		       lower > higher ? "lower" : "higher", lower > higher ? lower : higher,
+		       p->ntests, lower > higher ? "higher" : "lower");
+		if (lower > higher ? higher : lower)
+			append(h, len, "%u", lower > higher ? higher : lower);
+		else
+			append(h, len, "none");
+		if (p->ntests > lower + higher)
+			append(h, len, ", within +-%.3g %% on %u", 100 * noise,
+			       p->ntests - lower - higher);
 		if (p->nratios)
 			append(h, len, " (geometric mean %.2fx)", p->geomean_iops);
 		append(h, len, ". Run both sides with --repeat %d to have them judged.",

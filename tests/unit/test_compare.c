@@ -114,6 +114,13 @@ static void test_ratios_and_lists(void **state)
 	assert_int_equal(p->worst, 0);
 	assert_int_equal(p->best, 1);
 	assert_false(p->repeats);
+	assert_false(p->all_lost || p->all_gained);
+	/* no runs to judge: the figures alone, said to be unjudged */
+	assert_int_equal(p->outcome, CMP_OUT_UNJUDGED);
+	assert_string_equal(p->headline, "Not judged: fewer than 5 runs on a side, so no change "
+			    "is told from noise. The figures alone: IOPS higher on 1 of 2 tests, "
+			    "lower on 1 (geometric mean 1.22x). Run both sides with --repeat 5 to "
+			    "have them judged.");
 	assert_int_equal(p->nonly_before, 1);
 	assert_string_equal(p->only_before[0]->name, "gone");
 	assert_int_equal(p->nonly_after, 1);
