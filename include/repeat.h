@@ -25,7 +25,9 @@ void repeat_stat(double *x, unsigned n, struct run_stat *out);
  * the test's result over its runs. The first run (acc->nruns == 0, acc
  * zeroed) is copied whole; a later one is merged into acc: ops, bytes,
  * runtime_ns, device bytes and errors add up, the latency histograms merge
- * (exactly), the first error stays the first one. Either way run->lat is
+ * (exactly), the first error stays the first one, run's stalls are added
+ * with their run's index (those past RESULT_MAX_STALLS counted in
+ * stalls_missed). Either way run->lat is
  * taken over (run->lat is set to NULL) and run's figures are appended to
  * acc->runs, its timeline moved into them (run's and acc's are left empty). Returns 0, or -ENOMEM / -ENOSPC (more than REPEAT_MAX runs),
  * in which case neither acc nor run changed.

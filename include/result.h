@@ -72,6 +72,19 @@ struct rank_imbalance {
 	double spread;
 };
 
+/* A job that completed nothing for a while as the others went on (the
+ * runner's stall watch, stall.h): job, in which run (index into runs[]),
+ * from start_ns (from that run's first window's opening) for ns; offset
+ * its last request's (offset_valid). */
+struct result_stall {
+	unsigned run, job;
+	uint64_t start_ns, ns;
+	bool offset_valid;
+	uint64_t offset;
+};
+
+#define RESULT_MAX_STALLS 8
+
 /* One measured test (one workload x bs x qd x jobs). Filled by the runner
  * and result_finish(); reporters only read it. */
 struct test_result {
@@ -94,7 +107,9 @@ struct test_result {
 	bool random;		/* random offsets */
 	bool is_write;
 
-	uint64_t runtime_ns;	/* measured phase, wall clock, ramp excluded */
+	uint64_t runtime_ns;	/* measured phase, wall clock, ramp excluded: the
+				 * longest job's window, less what stalls cover
+				 * of it (below) */
 	uint64_t ramp_ns;
 	uint64_t size;		/* working set, bytes */
 	uint64_t ops, bytes;
@@ -173,6 +188,15 @@ struct test_result {
 	 * (result_cliff); cliff_valid false for every other test. */
 	bool cliff_valid;
 	struct cliff cliff;
+
+	/* Jobs that stood still while the others went on (stalls[0..nstalls),
+	 * stalls_missed more), by the bound stall_bound_ns (0: a result
+	 * saved before, or made by hand). window_span_ns is the longest
+	 * job's window with its stalls: runtime_ns when there were none. */
+	struct result_stall stalls[RESULT_MAX_STALLS];
+	unsigned nstalls, stalls_missed;
+	uint64_t stall_bound_ns;
+	uint64_t window_span_ns;
 
 	/* Did the throughput drift during the window (result_drift)? Over the
 	 * runs whose timeline could tell (drift_valid: at least one), drift is

@@ -149,6 +149,17 @@ struct run_target {
  * ops and bytes add up exactly to out's, and their latencies are those of
  * the I/Os completed in each interval, over all jobs.
  *
+ * Stalls (stall.h): on the same thread, from the first possible window
+ * opening on, the jobs' counts are read (every 100 ms, then each few ms
+ * while the windows close, and once after): a job that completed nothing
+ * for stall_bound(runtime) or more while another job went on (stopped by
+ * SIGSTOP, stuck in the kernel) is named in out->stalls, when (from the
+ * first window's opening), for how long (to within a reading, never more
+ * than it stood still) and its last request's offset. out->runtime_ns is
+ * then the longest job window less what its stalls cover of it (the time
+ * the jobs ran), so that the ops are not spread over time nobody ran;
+ * out->window_span_ns keeps the longest window whole.
+ *
  * --verify (spec->verify, spec->stamp; verify.h): each write is stamped
  * just before it is submitted (its payload's CRC was computed at setup,
  * again after a read overwrote its slot) and, once complete, marked in its

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "dropbehind.h"
 #include "runner.h"
+#include "stall.h"
 #include "timeline.h"
 #include "verify.h"
 
@@ -862,9 +863,18 @@ static void job_process(struct worker *w, pid_t parent)
 	_exit(0);		/* no atexit handlers, no stdio flushed twice */
 }
 
-static void merge(struct worker *ws, unsigned n, struct test_result *out)
+/*
+ * The jobs' figures into out. The window (runtime_ns) is the longest job's,
+ * less what the stalls found (sw) cover of it: a job stopped for a while
+ * (SIGSTOP, or stuck in the kernel while the others went on) ran for what
+ * is left, and a window counted with the stop would spread the ops the
+ * jobs did over time none of them was running. window_span_ns keeps the
+ * longest window with its stalls.
+ */
+static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
+		  struct test_result *out)
 {
-	uint64_t cpu_user = 0, cpu_sys = 0, window = 0;
+	uint64_t cpu_user = 0, cpu_sys = 0, window = 0, span = 0, run;
 	const struct wl_ops *ops = ws[0].spec->wl->ops;
 	double busy;
 
@@ -896,10 +906,16 @@ static void merge(struct worker *ws, unsigned n, struct test_result *out)
 			if (busy > out->cpu_job_max_pct)
 				out->cpu_job_max_pct = busy;
 		}
-		if (w->t_end - w->t_start > window)
-			window = w->t_end - w->t_start;
+		run = w->t_end - w->t_start;
+		if (run > span)
+			span = run;
+		if (sw->jobs)
+			run -= stall_overlap(sw, i, w->t_start, w->t_end);
+		if (run > window)
+			window = run;
 	}
 	out->runtime_ns = window;
+	out->window_span_ns = span;
 	/* a checking workload's check is its window */
 	if (out->verify.done) {
 		out->verify.timed = true;
@@ -1011,7 +1027,16 @@ struct sampler {
 	struct hist *cur;	/* scratch: the jobs' merged counts */
 	uint64_t origin;	/* monotonic ns: t0 + ramp */
 	uint64_t runtime;
+	/* The jobs' counts, read for jobs that stand still (stall.h) from
+	 * origin on, on each wake of the runner's thread (every 100 ms in
+	 * the runtime, and at most every STALL_READ_NS while the windows
+	 * close), and once they have; jobs NULL: not watched (no memory) */
+	struct stall_watch stalls;
+	uint64_t next_read;
 };
+
+/* The stall watch's readings at most this often: each is n loads. */
+#define STALL_READ_NS 10000000u
 
 /* When (monotonic ns) the next point is due. */
 static uint64_t sampler_due(const struct sampler *sm)
@@ -1044,6 +1069,75 @@ static void sampler_poll(struct sampler *sm, const struct test_spec *spec,
 	timeline_rec_add(&sm->rec, now - sm->origin, ops, bytes, sm->cur);
 }
 
+/* Where job w was, its generator read while it runs (wl_offsets_last):
+ * the fields it changes are loaded whole, the others are set before the
+ * jobs are let go. False for a job with no offsets (WL_OPS). */
+static bool job_offset(const struct worker *w, uint64_t *off)
+{
+	struct wl_offsets g = { .base = w->gen.base, .nblocks = w->gen.nblocks,
+				.bs = w->gen.bs, .random = w->gen.random };
+
+	if (w->spec->wl->kind != WL_BLOCK || !g.nblocks)
+		return false;
+	g.next = __atomic_load_n(&w->gen.next, __ATOMIC_RELAXED);
+	for (unsigned k = 0; k < 4; k++)
+		g.rng.s[k] = __atomic_load_n(&w->gen.rng.s[k], __ATOMIC_RELAXED);
+	*off = wl_offsets_last(&g);
+	return true;
+}
+
+/* Read every job's count for the stall watch, when due (now: monotonic
+ * ns, from origin on), or at once (last: the windows closed, and a job
+ * that went on just before its window closed has its stall ended). Loads
+ * only: the jobs' loops pay nothing for it. */
+static void watch_stalls(struct sampler *sm, const struct worker *ws, unsigned n, uint64_t now,
+			 bool last)
+{
+	struct stall_watch *sw = &sm->stalls;
+
+	if (!sw->jobs || now < sm->origin || (!last && now < sm->next_read))
+		return;
+	sm->next_read = now + STALL_READ_NS;
+	for (unsigned i = 0; i < n; i++) {
+		struct stall_reading *r = &sw->in[i];
+
+		/* the end first: a count read after it is final */
+		r->closed = __atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE) != 0;
+		r->ops = __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
+		r->offset_valid = job_offset(&ws[i], &r->offset);
+	}
+	stall_watch_read(sw, now);
+}
+
+/* The stalls found, into out: from the first window's opening, as the
+ * timeline counts. */
+static void stalls_out(const struct sampler *sm, const struct worker *ws, unsigned n,
+		       struct test_result *out)
+{
+	const struct stall_watch *sw = &sm->stalls;
+	uint64_t first = UINT64_MAX;
+
+	if (!sw->jobs)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (ws[i].opened && ws[i].t_start < first)
+			first = ws[i].t_start;
+	if (first == UINT64_MAX)
+		first = sm->origin;
+	out->stall_bound_ns = sw->bound_ns;
+	out->stalls_missed = sw->missed;
+	for (unsigned k = 0; k < sw->nfound && k < RESULT_MAX_STALLS; k++) {
+		const struct stall *st = &sw->found[k];
+
+		out->stalls[out->nstalls++] = (struct result_stall){
+			.job = st->job,
+			.start_ns = st->start_ns > first ? st->start_ns - first : 0,
+			.ns = st->end_ns - st->start_ns,
+			.offset_valid = st->offset_valid, .offset = st->offset };
+	}
+	out->stalls_missed += sw->nfound - out->nstalls;
+}
+
 /* Sleep until t, calling spec->progress every 500 ms on the way and taking
  * the timeline's points (sm, unless NULL) when due, and waking early when
  * spec->stop is raised or every worker is done. */
@@ -1063,6 +1157,8 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 		now = clock_ns();
 		if (now < t)
 			sampler_poll(sm, spec, ws, n, now);
+		if (sm)
+			watch_stalls(sm, ws, n, now, false);
 		if (!spec->progress || now < next_report || now >= t)
 			continue;
 		next_report = now + 5 * step;
@@ -1127,6 +1223,7 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 			return;
 		sleep_until(clock_ns() + 1000000u);
 		sampler_poll(sm, spec, ws, n, clock_ns());
+		watch_stalls(sm, ws, n, clock_ns(), false);
 	}
 }
 
@@ -1416,6 +1513,9 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 			rs->sampled = 1;
 		rs->t0 = clock_ns();
 		sm.origin = rs->t0 + ramp;
+		/* no memory for the watch: nothing is watched (sm.stalls.jobs) */
+		(void)stall_watch_init(&sm.stalls, n, stall_bound(spec->runtime_ns), sm.origin);
+		sm.next_read = sm.origin;
 		gate_open(&rs->gate, 1);
 		/* The windows open at the first completion after the ramp,
 		 * and never before this sample: a moment before the ramp ends
@@ -1433,6 +1533,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		wait_reporting(spec, ws, n, rs, rs->t0,
 			       spec->wl->whole ? UINT64_MAX : rs->t0 + ramp + spec->runtime_ns, &sm);
 		wait_windows(spec, ws, n, rs, &sm);
+		watch_stalls(&sm, ws, n, clock_ns(), true);
 		if (io)
 			target_dev_counters(ti, &c1);
 	} else {
@@ -1450,8 +1551,9 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	}
 
 	if (!ret) {
-		merge(ws, n, out);
+		merge(ws, n, &sm.stalls, out);
 		sampler_finish(&sm, ws, n, out);
+		stalls_out(&sm, ws, n, out);
 		/* interrupted: the user wants out, not a read-back (which
 		 * stops at a SIGINT too, keeping what it checked) */
 		if (spec->verify && !(spec->engine->flags & ENGINE_F_NO_IO) &&
@@ -1484,6 +1586,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		free(ws);
 	}
 	timeline_rec_free(&sm.rec);	/* nothing left after finish */
+	stall_watch_free(&sm.stalls);
 	free(sm.cur);
 	if (ret) {
 		free(out->lat);

@@ -422,6 +422,41 @@ static void json_mpi(struct jw *w, const struct result_ranks *rr)
 	jw_close(w, '}');
 }
 
+/* "window": how runtime_ns was taken (runner.c's merge: span_ns is the
+ * longest job window with its stalls), and "stalls":
+ * the jobs that stood still while the others went on, each with its run,
+ * when it began (ns from that run's first window's opening), for how many
+ * seconds, and its last request's offset (null: not known). Neither for a
+ * result that never watched (saved before, made by hand). */
+static void json_window(struct jw *w, const struct test_result *t)
+{
+	if (!t->stall_bound_ns)
+		return;
+	jw_open(w, "window", '{', true);
+	jw_cstr(w, "method", t->window_span_ns > t->runtime_ns ?
+		"longest job window less its stalls" : "longest job window");
+	jw_u64(w, "span_ns", t->window_span_ns);
+	jw_u64(w, "stall_bound_ns", t->stall_bound_ns);
+	jw_close(w, '}');
+	jw_open(w, "stalls", '[', false);
+	for (unsigned k = 0; k < t->nstalls; k++) {
+		const struct result_stall *st = &t->stalls[k];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "run", st->run);
+		jw_u64(w, "job", st->job);
+		jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
+		jw_u64(w, "start_ns", st->start_ns);
+		if (st->offset_valid)
+			jw_u64(w, "offset", st->offset);
+		else
+			jw_null(w, "offset");
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_u64(w, "stalls_missed", t->stalls_missed);
+}
+
 static void json_test(struct jw *w, const struct test_result *t, const struct target_info *ti)
 {
 	jw_open(w, NULL, '{', false);
@@ -439,6 +474,7 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 	jw_cstr(w, "pattern", t->random ? "rand" : "seq");
 	jw_cstr(w, "rw", t->is_write ? "write" : "read");
 	jw_u64(w, "runtime_ns", t->runtime_ns);
+	json_window(w, t);
 	jw_u64(w, "ramp_ns", t->ramp_ns);
 	jw_u64(w, "size_bytes", t->size);
 	/* The metadata tests' parameters (bonnie++ -n), null for other tests. */

@@ -161,6 +161,37 @@ static bool implausible(const struct test_result *t, const struct target_info *t
 	       median_ns(t) < ROTATIONAL_MIN_RANDOM_READ_NS;
 }
 
+/* Jobs that stood still while the others went on (t->stalls): one warning
+ * naming each, for how long, when and where, and how the window was
+ * taken then. */
+static void stall_warning(struct run_result *r, const struct test_result *t)
+{
+	char list[640] = "";
+	size_t used = 0;
+
+	for (unsigned k = 0; k < t->nstalls && used < sizeof(list); k++) {
+		const struct result_stall *st = &t->stalls[k];
+		char run[24] = "", where[64] = "";
+
+		if (t->nruns > 1)
+			snprintf(run, sizeof(run), " of run %u", st->run + 1);
+		if (st->offset_valid)
+			snprintf(where, sizeof(where), ", its last request at offset %" PRIu64,
+				 st->offset);
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%sjob %u for %.1f s from %.1f s into the window%s%s",
+					 k ? "; " : "", st->job, (double)st->ns / 1e9,
+					 (double)st->start_ns / 1e9, run, where);
+	}
+	result_add_warning(r, "%s: %s completed nothing while the other jobs went on (stopped, "
+			   "or stuck in the kernel): %s%s; the window counts the time the jobs "
+			   "ran (%.2f s of the %.2f s their windows spanned) and the IOPS are over "
+			   "it, the latencies include the wait", t->name,
+			   t->nstalls + t->stalls_missed == 1 ? "a job" : "jobs", list,
+			   t->stalls_missed ? ", and more" : "",
+			   (double)t->runtime_ns / 1e9, (double)t->window_span_ns / 1e9);
+}
+
 void result_steady(struct test_result *t)
 {
 	struct steady_params p;
@@ -250,6 +281,9 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		result_cliff(t);
 		if (t->steady_max_rounds && !t->steady)
 			group_add(&c.steady, t, "%u rounds", t->nruns);
+		/* a stall is its own: its job, when and where */
+		if (t->nstalls)
+			stall_warning(r, t);
 		/* each error is its own: its errno and offset */
 		if (t->errors) {
 			failed = true;

@@ -680,6 +680,61 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 	return 0;
 }
 
+/* Newer than the rest, absent in older results (nothing was watched):
+ * "window" and "stalls" (json.c's json_window). */
+static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	char w2[96];
+	json_t *win = json_object_get(o, "window"), *a, *v;
+	uint64_t run, job, missed = 0;
+	double sec;
+	size_t i;
+
+	if (!win)
+		return 0;
+	sub(w2, sizeof(w2), w, "window");
+	if (!json_is_object(win))
+		return wrong(l, w, "window", "an object");
+	if (get_u64(l, w2, win, "span_ns", &t->window_span_ns) ||
+	    get_u64(l, w2, win, "stall_bound_ns", &t->stall_bound_ns) ||
+	    get_arr(l, w, o, "stalls", &a) ||
+	    (json_object_get(o, "stalls_missed") &&
+	     get_u64(l, w, o, "stalls_missed", &missed)))
+		return -EINVAL;
+	t->stalls_missed = missed > UINT32_MAX ? UINT32_MAX : (unsigned)missed;
+	json_array_foreach(a, i, v) {
+		struct result_stall *st = &t->stalls[t->nstalls];
+		json_t *off;
+
+		snprintf(w2, sizeof(w2), "%s.stalls[%zu]", w, i);
+		if (!json_is_object(v))
+			return wrong(l, w, "stalls", "an array of objects");
+		if (t->nstalls >= RESULT_MAX_STALLS) {
+			t->stalls_missed++;
+			continue;
+		}
+		if (get_u64(l, w2, v, "run", &run) || get_u64(l, w2, v, "job", &job) ||
+		    get_real(l, w2, v, "seconds", &sec) ||
+		    get_u64(l, w2, v, "start_ns", &st->start_ns))
+			return -EINVAL;
+		if (run >= REPEAT_MAX || job >= t->jobs)
+			return fail(l, -EINVAL, w2, "job %" PRIu64 " of run %" PRIu64 " is not "
+				    "one of the test's", job, run);
+		/* at most a day: a test's runtime is */
+		if (!(sec >= 0 && sec <= 86400))
+			return wrong(l, w2, "seconds", "a number of seconds from 0 to 86400");
+		off = json_object_get(v, "offset");
+		st->offset_valid = off && !json_is_null(off);
+		if (st->offset_valid && get_u64(l, w2, v, "offset", &st->offset))
+			return -EINVAL;
+		st->run = (unsigned)run;
+		st->job = (unsigned)job;
+		st->ns = (uint64_t)(sec * 1e9 + 0.5);
+		t->nstalls++;
+	}
+	return 0;
+}
+
 static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 {
 	char w[32], w2[64], s[16], msg[256];
@@ -834,7 +889,7 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			return -EINVAL;
 	}
 
-	if (load_verify(l, w, o, &t->verify))
+	if (load_verify(l, w, o, &t->verify) || load_stalls(l, w, o, t))
 		return -EINVAL;
 
 	if (get_u64(l, w, o, "errors", &t->errors) ||

@@ -89,6 +89,17 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			acc->lat = run->lat;
 		}
 		acc->runtime_ns += run->runtime_ns;
+		acc->window_span_ns += run->window_span_ns;
+		/* each run's stalls, said with their run */
+		for (unsigned k = 0; k < run->nstalls; k++) {
+			if (acc->nstalls >= RESULT_MAX_STALLS) {
+				acc->stalls_missed++;
+				continue;
+			}
+			acc->stalls[acc->nstalls] = run->stalls[k];
+			acc->stalls[acc->nstalls++].run = n;
+		}
+		acc->stalls_missed += run->stalls_missed;
 		acc->ops += run->ops;
 		acc->bytes += run->bytes;
 		acc->dev_valid = acc->dev_valid && run->dev_valid;

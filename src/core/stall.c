@@ -1,0 +1,103 @@
+/* stall.c - jobs that made no progress for a while as the others went on, found from readings of their counts. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "stall.h"
+
+uint64_t stall_bound(uint64_t runtime_ns)
+{
+	uint64_t b = runtime_ns / 4;
+
+	return b < STALL_MIN_NS ? STALL_MIN_NS : b > STALL_MAX_NS ? STALL_MAX_NS : b;
+}
+
+int stall_watch_init(struct stall_watch *w, unsigned n, uint64_t bound_ns, uint64_t now)
+{
+	*w = (struct stall_watch){ .bound_ns = bound_ns, .prev_ns = now, .n = n };
+	w->jobs = calloc(n, sizeof(*w->jobs));
+	w->in = calloc(n, sizeof(*w->in));
+	if (!w->jobs || !w->in) {
+		stall_watch_free(w);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++)
+		w->jobs[i].since = now;
+	return 0;
+}
+
+void stall_watch_free(struct stall_watch *w)
+{
+	free(w->jobs);
+	free(w->in);
+	w->jobs = NULL;
+	w->in = NULL;
+}
+
+/* Job i stood still from its last progress to the previous reading;
+ * others: the other jobs' ops at that reading. Kept when it is a stall. */
+static void stall_end(struct stall_watch *w, unsigned i, uint64_t others)
+{
+	const struct stall_job *j = &w->jobs[i];
+	const uint64_t end = w->prev_ns;
+
+	if (end <= j->since || end - j->since < w->bound_ns || others <= j->others)
+		return;
+	if (w->nfound >= STALL_MAX) {
+		w->missed++;
+		return;
+	}
+	w->found[w->nfound++] = (struct stall){ .job = i, .start_ns = j->since, .end_ns = end,
+						.offset_valid = j->offset_valid,
+						.offset = j->offset };
+}
+
+void stall_watch_read(struct stall_watch *w, uint64_t now)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < w->n; i++)
+		total += w->in[i].ops;
+	for (unsigned i = 0; i < w->n; i++) {
+		struct stall_job *j = &w->jobs[i];
+		const struct stall_reading *r = &w->in[i];
+
+		if (j->closed)
+			continue;
+		if (r->ops != j->ops) {
+			/* the others' count at the last reading it had none */
+			stall_end(w, i, w->prev_total - j->ops);
+			*j = (struct stall_job){ .ops = r->ops, .since = now,
+						 .others = total - r->ops };
+		} else if (!j->confirmed && now - j->since >= w->bound_ns) {
+			/* standing still now: where it is stands still too */
+			j->confirmed = true;
+			j->offset_valid = r->offset_valid;
+			j->offset = r->offset;
+		}
+		if (r->closed) {
+			if (r->ops == j->ops)
+				stall_end(w, i, w->prev_total - j->ops);
+			j->closed = true;
+		}
+	}
+	w->prev_ns = now;
+	w->prev_total = total;
+}
+
+uint64_t stall_overlap(const struct stall_watch *w, unsigned job, uint64_t t_start,
+		       uint64_t t_end)
+{
+	uint64_t sum = 0, a, b;
+
+	for (unsigned k = 0; k < w->nfound; k++) {
+		const struct stall *s = &w->found[k];
+
+		if (s->job != job)
+			continue;
+		a = s->start_ns > t_start ? s->start_ns : t_start;
+		b = s->end_ns < t_end ? s->end_ns : t_end;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
