@@ -39,7 +39,8 @@ static const char style[] =
 	"svg.chart{max-width:100%;height:auto;font-size:11px;display:block}\n"
 	/* the compare page's plots: a row each, a larger type */
 	".charts.single{grid-template-columns:1fr}svg.notes,svg.overlay{font-size:13px}"
-	"svg.notes .vlabel,svg.notes .note,svg.overlay .vlabel{font-size:13px}svg.notes .note{fill:#333}"
+	"svg.notes .vlabel,svg.notes .note,svg.overlay .vlabel{font-size:13px}"
+	"svg.notes circle.dot{r:4.5px}svg.notes .note{fill:#333}"
 	".chead{fill:#555;font-weight:600}svg.notes .atitle,svg.overlay .atitle{font-size:13px}"
 	"svg.overlay .ctitle{font-size:14px;font-weight:600;fill:#222}\n"
 	".grid{stroke:#e4e4e4;fill:none}.axis{stroke:#555;fill:none}\n"

@@ -158,7 +158,9 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 			continue;
 		snprintf(cls, sizeof(cls), "err %s%s", verdict_class(row->verdict),
 			 row->dashed ? " range" : "");
-		if (has_interval(row))
+		/* a range of one run a side is a point: no bar, whose caps
+		 * would blot the dot */
+		if (has_interval(row) && row->hi > row->lo * (1 + 1e-9))
 			svg_errbar(w, false, cy, svg_axis_px(&x, row->lo), svg_axis_px(&x, row->hi), 5,
 				   cls);
 		snprintf(attrs, sizeof(attrs), "%s%sdata-value=\"%s\" data-lo=\"%s\" data-hi=\"%s\" "
