@@ -134,6 +134,12 @@ int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size
  * renamed), with the process id and the time; tune_restore() puts them back
  * and the journal is removed only once every value reads back as it was.
  * The directory may be moved for tests with $DISKBENCH_TUNE_JOURNALS.
+ *
+ * The journal is also the disk's lock: its writer holds an exclusive
+ * flock(2) on it from before the rename until it has put the settings back
+ * (or dies: the kernel drops the lock, so a kill -9 leaves a journal that
+ * is free to claim). Only who holds the lock restores or removes it; a
+ * journal whose lock is held belongs to a live tune.
  */
 #define TUNE_JOURNAL_DIR "/run/diskbench"
 
@@ -142,16 +148,20 @@ struct tune_journal {
 	pid_t pid;			/* the tune that wrote it */
 	char started[32];		/* ISO 8601 UTC */
 	char path[512];			/* where it is */
+	bool locked;			/* lock_fd holds the journal's lock */
+	int lock_fd;
 };
 
 /* The journal directory in use (TUNE_JOURNAL_DIR or the environment's). */
 const char *tune_journal_dir(void);
 
-/* Write q's settings as the journal of q->disk and describe it in j.
- * -EEXIST (err says whose, since when, whether that tune still runs, and
- * the command to restore) when one is there already; -EPERM when the
- * directory is not this user's alone (owner, no group or other write);
- * other -errno when it cannot be written. */
+/* Write q's settings as the journal of q->disk and describe it in j,
+ * its lock held (j->locked) until tune_restore, tune_journal_discard or
+ * tune_journal_release. -EEXIST when one is there already (err says
+ * whose, since when, and: that tune is running, let it finish; or it no
+ * longer runs, the command to restore); -EPERM when the directory is not
+ * this user's alone (owner, no group or other write); other -errno when
+ * it cannot be written. */
 int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char *err,
 		       size_t errlen);
 
@@ -162,6 +172,23 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
  * for tune_journal_write. Nothing is guessed. */
 int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_t errlen);
 
+/*
+ * Take the lock of the journal j that tune_journal_read read, then read it
+ * again into j (the lock held, nobody else may change or remove it).
+ * 0 (j->locked); -EBUSY when a live tune holds it (err: "a tune is
+ * running (pid N, since T)"; nothing may be restored); -ENOENT when it
+ * was removed meanwhile (a tune that ended put its settings back); or
+ * tune_journal_read's errors.
+ */
+int tune_journal_claim(struct tune_journal *j, char *err, size_t errlen);
+
+/* Let go of j's lock, if held; the journal stays. */
+void tune_journal_release(struct tune_journal *j);
+
+/* Remove the journal j holds the lock of without restoring anything (its
+ * writer changed nothing yet), and let go of the lock. 0 or -errno. */
+int tune_journal_discard(struct tune_journal *j);
+
 /* The disks that have a journal, sorted and space separated, into buf;
  * their count, or -errno (none, and no directory: 0). A name that does not
  * fit len is left out whole, but counted. */
@@ -170,10 +197,12 @@ int tune_journal_list(char *buf, size_t len);
 /*
  * Put back what j saved, in the order given at enum tune_knob (the
  * scheduler first: it resets nr_requests); then read every one back.
- * Returns 0 and removes the journal when all read back as saved; else,
- * the journal kept: -EIO with the knobs that differ in err ("read_ahead_kb
- * is 4, not 7"); -EACCES/-EROFS when nothing could be written; -ESTALE
- * when the disk's device number is no longer the journal's.
+ * Returns 0 and removes the journal when all read back as saved (and lets
+ * go of its lock, if j holds it); else, the journal kept: -EIO with the
+ * knobs that differ in err ("read_ahead_kb is 4, not 7"); -EACCES/-EROFS
+ * when nothing could be written; -ESTALE when the disk's device number is
+ * no longer the journal's. The caller holds the lock (tune_journal_write
+ * or tune_journal_claim), or knows no tune runs (a test).
  */
 int tune_restore(struct tune_journal *j, char *err, size_t errlen);
 

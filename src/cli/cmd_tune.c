@@ -61,7 +61,8 @@ static void usage(FILE *f)
 		"Run options (--runtime, --ramp, --size, --engine, --jobs, --destructive ...)\n"
 		"apply to every trial; see diskbench --help. Changing queue settings needs\n"
 		"root. Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 refused\n"
-		"(not root, a journal left over, a zoned device), 130 interrupted.\n",
+		"(not root, a journal left over, a tune running, a zoned device), 130\n"
+		"interrupted.\n",
 		DEFAULT_READ_AHEAD, DEFAULT_BLOCKS, 100 * DEFAULT_NOISE);
 }
 
@@ -666,15 +667,22 @@ static int restore_leftovers(struct tune_ctx *c, const char *target)
 		struct tune_journal j;
 
 		ret = tune_journal_read(tok, &j, err, sizeof(err));
+		/* a live tune's journal is its lock: never restored, never
+		 * removed (it puts the settings back itself) */
+		if (!ret)
+			ret = tune_journal_claim(&j, err, sizeof(err));
 		if (ret == -ENOENT) {
 			printf("%s: no tune journal: nothing to restore\n", tok);
 			continue;
 		}
-		if (!ret)
+		if (!ret) {
 			ret = tune_restore(&j, err, sizeof(err));
+			tune_journal_release(&j);
+		}
 		if (ret) {
 			cli_error("%s", err);
-			status = ret == -EINVAL || ret == -ESTALE ? EXIT_USAGE : EXIT_RUNTIME;
+			status = ret == -EBUSY ? EXIT_REFUSED : ret == -EINVAL || ret == -ESTALE ?
+				 EXIT_USAGE : EXIT_RUNTIME;
 			continue;
 		}
 		n++;
@@ -793,12 +801,24 @@ static int may_change(struct tune_ctx *c)
 	ret = tune_journal_read(c->r.queue.disk, &j, err, sizeof(err));
 	if (ret == -ENOENT)
 		return EXIT_OK;
-	if (!ret)
-		cli_error("refusing to tune %s: an earlier tune (pid %d, started %s) left its "
-			  "journal %s: run diskbench tune --restore %s first", c->r.queue.disk,
-			  (int)j.pid, j.started, j.path, c->ti.path);
-	else
+	if (ret) {
 		cli_error("refusing to tune %s: %s", c->r.queue.disk, err);
+		return EXIT_REFUSED;
+	}
+	/* a live tune holds its journal's lock: wait for it, not --restore */
+	ret = tune_journal_claim(&j, err, sizeof(err));
+	tune_journal_release(&j);
+	if (ret == -ENOENT)
+		return EXIT_OK;
+	if (ret == -EBUSY)
+		cli_error("refusing to tune %s: %s; let it finish, then try again", c->r.queue.disk,
+			  err);
+	else if (ret)
+		cli_error("refusing to tune %s: %s", c->r.queue.disk, err);
+	else
+		cli_error("refusing to tune %s: an earlier tune (pid %d, started %s) that no longer "
+			  "runs left its journal %s: run diskbench tune --restore %s first",
+			  c->r.queue.disk, (int)j.pid, j.started, j.path, c->ti.path);
 	return EXIT_REFUSED;
 }
 
@@ -818,6 +838,33 @@ static uint64_t union_plan(struct tune_ctx *c)
 	return size;
 }
 
+/* Does the queue read now as it did when the sweeps were planned? 0, or
+ * -EBUSY with what differs in err. */
+static int settings_unchanged(struct tune_ctx *c, char *err, size_t errlen)
+{
+	const struct tune_queue *q = &c->r.queue;
+	char now[TUNE_VALUE_MAX];
+	size_t used = 0;
+	int ret = 0;
+
+	err[0] = '\0';
+	for (unsigned k = 0; k < KNOB_COUNT; k++) {
+		if (!q->have[k])
+			continue;
+		if (tune_knob_read(q, (enum tune_knob)k, now, sizeof(now)))
+			snprintf(now, sizeof(now), "(unreadable)");
+		if (!strcmp(now, q->value[k]))
+			continue;
+		ret = -EBUSY;
+		if (used + 1 < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s is %s, not %s",
+						 used ? ", " : "the settings changed since tune "
+						 "read them (another tune just ended?): ",
+						 tune_knob_attr((enum tune_knob)k), now, q->value[k]);
+	}
+	return ret;
+}
+
 /* Journal, stage, sweeps, restore: 0, 128 + signal, or an exit status. */
 static int sweep(struct tune_ctx *c)
 {
@@ -832,6 +879,16 @@ static int sweep(struct tune_ctx *c)
 	if (ret) {
 		cli_error("%s", err);
 		return ret == -EEXIST ? EXIT_REFUSED : EXIT_RUNTIME;
+	}
+	/* what was read before the journal took the disk may be another
+	 * tune's trial (one that ended between): the journal must hold what
+	 * is there now that nobody else may change it */
+	ret = settings_unchanged(c, err, sizeof(err));
+	if (ret) {
+		tune_journal_discard(&c->journal);
+		cli_error("refusing to tune %s: %s; nothing was changed: try again", c->r.queue.disk,
+			  err);
+		return EXIT_REFUSED;
 	}
 	c->journaled = true;
 	tune_restore_arm(&c->journal);

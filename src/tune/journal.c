@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -348,15 +349,40 @@ static int format(const struct tune_journal *j, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : n;
 }
 
+/* Is the lock of journal name in dfd held (by a live tune)? 1 held, 0
+ * free, or -errno (-ENOENT: no such journal). The probe takes a shared
+ * lock for a moment, which only an exclusive holder refuses. */
+static int lock_held(int dfd, const char *name)
+{
+	int fd, ret;
+
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = flock(fd, LOCK_SH | LOCK_NB) ? (errno == EWOULDBLOCK ? 1 : -errno) : 0;
+	close(fd);
+	return ret;
+}
+
+/* "pid N" of a live owner, or why pid N may still hold the lock. */
+static void owner_words(pid_t pid, char *buf, size_t len)
+{
+	/* EPERM: it runs, as another user */
+	if (!kill(pid, 0) || errno == EPERM)
+		snprintf(buf, len, "pid %d", (int)pid);
+	else
+		snprintf(buf, len, "pid %d, whose last job processes still hold it", (int)pid);
+}
+
 /* The -EEXIST message: whose journal is there, and what to do. */
 static int exists_err(int dfd, const char *name, const char *disk, char *err, size_t errlen)
 {
-	char text[JOURNAL_MAX + 1], why[256], path[PATH_MAX];
+	char text[JOURNAL_MAX + 1], why[256], path[PATH_MAX], who[96];
 	struct tune_journal other;
 	unsigned line[KNOB_COUNT];
 	unsigned nlines;
 	size_t n;
-	int ret;
+	int ret, held;
 
 	memset(&other, 0, sizeof(other));
 	snprintf(path, sizeof(path), "%s/%s", tune_journal_dir(), name);
@@ -365,16 +391,20 @@ static int exists_err(int dfd, const char *name, const char *disk, char *err, si
 		ret = parse(text, n, disk, path, &other, line, &nlines, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	held = lock_held(dfd, name);
+	if (held == 1 && ret)
+		return tune_set_err(err, errlen, -EEXIST, "a tune of %s is running (its journal %s "
+			       "is locked): let it finish, it puts the settings back", disk, path);
 	if (ret)
 		return tune_set_err(err, errlen, -EEXIST, "%s has a journal already, %s, which "
 			       "cannot be read (%s); run: diskbench tune --restore /dev/%s",
 			       disk, path, why, disk);
-	/* EPERM: it runs, as another user */
-	if (!kill(other.pid, 0) || errno == EPERM)
-		return tune_set_err(err, errlen, -EEXIST, "a tune of %s is running (pid %d, since %s):"
-			       " let it finish, it puts the settings back; if pid %d is no "
-			       "diskbench, run: diskbench tune --restore /dev/%s", disk,
-			       (int)other.pid, other.started, (int)other.pid, disk);
+	if (held == 1) {
+		owner_words(other.pid, who, sizeof(who));
+		return tune_set_err(err, errlen, -EEXIST, "a tune of %s is running (%s, since %s): "
+			       "let it finish, it puts the settings back", disk, who,
+			       other.started);
+	}
 	return tune_set_err(err, errlen, -EEXIST, "%s has a journal from a tune that no longer runs "
 		       "(pid %d, since %s): its settings may still be changed; run: diskbench "
 		       "tune --restore /dev/%s", disk, (int)other.pid, other.started, disk);
@@ -460,11 +490,14 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 	ret = write_all(fd, text, (size_t)n);
 	if (!ret && fsync(fd))
 		ret = -errno;
-	if (close(fd) && !ret)
+	/* locked before it has its name: no one ever sees it free while
+	 * this tune lives (the file is new, nobody else has it open) */
+	if (!ret && flock(fd, LOCK_EX | LOCK_NB))
 		ret = -errno;
 	if (!ret)
 		ret = rename_noreplace(dfd, tmp, name);
 	if (ret) {
+		close(fd);
 		unlinkat(dfd, tmp, 0);
 		if (ret == -EEXIST) {
 			ret = exists_err(dfd, name, q->disk, err, errlen);
@@ -477,9 +510,12 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 	if (fsync(dfd)) {
 		ret = -errno;
 		unlinkat(dfd, name, 0);
+		close(fd);
 		goto out_err;
 	}
 	close(dfd);
+	j->lock_fd = fd;
+	j->locked = true;
 	return 0;
 out_err:
 	close(dfd);
@@ -550,6 +586,82 @@ int tune_journal_read(const char *disk, struct tune_journal *j, char *err, size_
 				   disk, tune_knob_attr(k));
 	}
 	return 0;
+}
+
+int tune_journal_claim(struct tune_journal *j, char *err, size_t errlen)
+{
+	char disk[sizeof(j->saved.disk)], who[96];
+	struct stat held, named;
+	int fd, ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (j->locked)
+		return 0;
+	memcpy(disk, j->saved.disk, sizeof(disk));
+	fd = open(j->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return tune_set_err(err, errlen, -ENOENT, "%s was removed meanwhile: the tune that "
+			       "wrote it ended and put the settings back", j->path);
+	if (fd < 0) {
+		ret = -errno;
+		return tune_set_err(err, errlen, ret, "cannot open %s: %s", j->path, strerror(-ret));
+	}
+	/* a tune's job processes share its lock, and die a moment after a
+	 * kill -9 of the tune (PR_SET_PDEATHSIG): a dead owner's lock is
+	 * waited for, 2 s at most */
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK && tries < 40 &&
+	     kill(j->pid, 0) && errno == ESRCH; tries++)
+		usleep(50000);
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		close(fd);
+		if (ret != -EBUSY)
+			return tune_set_err(err, errlen, ret, "cannot lock %s: %s", j->path,
+				       strerror(-ret));
+		owner_words(j->pid, who, sizeof(who));
+		return tune_set_err(err, errlen, -EBUSY, "a tune is running (%s, since %s) on %s: "
+			       "it puts the settings back when it ends; its journal %s is left "
+			       "alone", who, j->started, disk, j->path);
+	}
+	/* the lock is on what was opened: the journal still, or one its
+	 * owner removed (and a new tune may have made another since)? */
+	if (fstat(fd, &held) || stat(j->path, &named) || held.st_dev != named.st_dev ||
+	    held.st_ino != named.st_ino || !held.st_nlink) {
+		close(fd);
+		return tune_set_err(err, errlen, -ENOENT, "%s was removed meanwhile: the tune that "
+			       "wrote it ended and put the settings back", j->path);
+	}
+	/* held: nobody changes it now; what is restored is what it says */
+	ret = tune_journal_read(disk, j, err, errlen);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	j->lock_fd = fd;
+	j->locked = true;
+	return 0;
+}
+
+void tune_journal_release(struct tune_journal *j)
+{
+	if (!j->locked)
+		return;
+	close(j->lock_fd);
+	j->locked = false;
+	j->lock_fd = -1;
+}
+
+int tune_journal_discard(struct tune_journal *j)
+{
+	int ret = 0;
+
+	if (!j->locked)
+		return -ENOLCK;
+	if (unlink(j->path) && errno != ENOENT)
+		ret = -errno;
+	tune_journal_release(j);
+	return ret;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -670,6 +782,9 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 	if (!ret && fsync(dfd))
 		ret = -errno;
 	close(dfd);
+	/* removed: a new tune may take the disk now */
+	if (!ret)
+		tune_journal_release(j);
 	if (ret)
 		return tune_set_err(err, errlen, ret, "%s is back as it was, but %s cannot be removed: "
 			       "%s", q->disk, j->path, strerror(-ret));

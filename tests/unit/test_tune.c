@@ -510,9 +510,39 @@ static void test_journal_round_trip(void **state)
 	/* a second tune of the same disk, while this one runs */
 	assert_int_equal(tune_journal_write(&q, &back, err, sizeof(err)), -EEXIST);
 	snprintf(want, sizeof(want), "a tune of %s is running (pid %d, since %s): let it finish, "
-		 "it puts the settings back; if pid %d is no diskbench, run: diskbench tune "
-		 "--restore /dev/%s", disk, (int)getpid(), j.started, (int)getpid(), disk);
+		 "it puts the settings back", disk, (int)getpid(), j.started);
 	assert_string_equal(err, want);
+
+	/* the journal is the writer's lock: nobody else may claim it (to
+	 * restore or remove it) while the writer holds it */
+	assert_true(j.locked);
+	ret = tune_journal_read(disk, &back, err, sizeof(err));
+	if (ret)
+		fail_msg("%s", err);
+	assert_false(back.locked);
+	assert_int_equal(tune_journal_claim(&back, err, sizeof(err)), -EBUSY);
+	snprintf(want, sizeof(want), "a tune is running (pid %d, since %s) on %s", (int)getpid(),
+		 j.started, disk);
+	assert_true(!strncmp(err, want, strlen(want)));
+	assert_false(back.locked);
+	assert_int_equal(access(j.path, F_OK), 0);
+	/* the writer gone (its lock let go): the journal is free to claim,
+	 * and once claimed, nobody else's */
+	tune_journal_release(&j);
+	assert_false(j.locked);
+	ret = tune_journal_claim(&back, err, sizeof(err));
+	if (ret)
+		fail_msg("claim: %s", err);
+	assert_true(back.locked);
+	assert_string_equal(back.saved.disk, disk);
+	assert_int_equal(tune_journal_read(disk, &j, err, sizeof(err)), 0);
+	assert_int_equal(tune_journal_claim(&j, err, sizeof(err)), -EBUSY);
+	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "is running"));
+	tune_journal_release(&back);
+	/* released, not restored: a new tune is told to restore it */
+	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "no longer runs"));
 
 	/* a journal with a line missing or one too many for this disk */
 	if (q.have[KNOB_NOMERGES]) {

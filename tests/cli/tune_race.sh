@@ -1,0 +1,110 @@
+#!/bin/bash
+# tune_race.sh - the tune journal is a lock: beside a running tune, 20 tries
+# of tune --restore (by target and of all journals) are refused with "a tune
+# is running (pid N)" and exit 3, leaving its journal alone, and 20 second
+# tunes are refused without being told to run --restore; then 20 times two
+# tunes (started together, or the second a little later) and a --restore
+# race on one disk: one tune runs at a time, nothing is restored from a live
+# tune, and every setting ends as it began.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_root
+need_cmd losetup python3
+need_diskbench
+make_tmpdir /dev/shm
+T=$TMP_DIR
+export DISKBENCH_TUNE_JOURNALS=$T/journals
+KNOBS="scheduler read_ahead_kb nr_requests max_sectors_kb nomerges wbt_lat_usec"
+
+settings()
+{
+	local q=/sys/block/$(basename "$1")/queue k
+	for k in $KNOBS; do
+		[ -e "$q/$k" ] && printf '%s=%s ' "$k" "$(cat "$q/$k")"
+	done
+	echo
+}
+
+make_loop 64 random
+DEV=$LOOP_DEV
+NAME=$LOOP_NAME
+JOURNAL=$DISKBENCH_TUNE_JOURNALS/$NAME.journal
+grep -qw mq-deadline "/sys/block/$NAME/queue/scheduler" || skip "$DEV offers no mq-deadline"
+before=$(settings "$DEV")
+
+# ---- beside a running tune: --restore and a second tune are refused --------
+"$DISKBENCH" tune --runtime 300ms --ramp 0 --blocks 8 --scheduler none,mq-deadline \
+	--workload rand-read --quiet --json "$T/a.json" "$DEV" >"$T/a.out" 2>"$T/a.err" &
+apid=$!
+for _ in $(seq 200); do
+	[ -e "$JOURNAL" ] && break
+	sleep 0.05
+done
+[ -e "$JOURNAL" ] || fail "the tune wrote no journal: $(cat "$T/a.err")"
+for i in $(seq 20); do
+	kill -0 "$apid" 2>/dev/null || fail "the tune ended before try $i: make it longer"
+	case $((i % 2)) in
+	0) out=$("$DISKBENCH" tune --restore "$DEV" 2>&1) ;;
+	1) out=$("$DISKBENCH" tune --restore 2>&1) ;;
+	esac
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "--restore beside a running tune, try $i: exit $rc, want 3: $out"
+	printf '%s' "$out" | grep -q "a tune is running (pid $apid" ||
+		fail "--restore beside a running tune, try $i: '$out' does not name it"
+	printf '%s' "$out" | grep -q "restored what" && fail "--restore restored a live tune: $out"
+	[ -e "$JOURNAL" ] || fail "--restore removed a live tune's journal (try $i)"
+	out=$("$DISKBENCH" tune --runtime 100ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+		--workload rand-read --quiet "$DEV" 2>&1)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "a second tune, try $i: exit $rc, want 3: $out"
+	printf '%s' "$out" | grep -q "is running" || fail "a second tune, try $i: $out"
+	printf '%s' "$out" | grep -q -- "--restore" &&
+		fail "a second tune is told to run --restore while the first runs: $out"
+done
+wait "$apid"
+rc=$?
+[ "$rc" -eq 0 ] || fail "the running tune: exit $rc: $(cat "$T/a.err")"
+[ "$(settings "$DEV")" = "$before" ] || fail "after the tune: $(settings "$DEV"), before: $before"
+[ "$(json "$T/a.json" 'd["restored"]')" = True ] || fail "the tune does not say restored"
+[ -e "$JOURNAL" ] && fail "the tune left its journal"
+
+# ---- two tunes and a --restore at once, 20 times ----------------------------
+ran=0 moved=0
+for i in $(seq 20); do
+	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+		--workload rand-read --quiet "$DEV" >/dev/null 2>"$T/1.err" &
+	p1=$!
+	# together, or while the first is at its start, its sweep or its end
+	sleep "0.$((i % 5 * 2))"
+	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+		--workload rand-read --quiet "$DEV" >/dev/null 2>"$T/2.err" &
+	p2=$!
+	sleep 0.3
+	out=$("$DISKBENCH" tune --restore "$DEV" 2>&1)
+	rrc=$?
+	wait "$p1"
+	rc1=$?
+	wait "$p2"
+	rc2=$?
+	case $rrc in
+	0) printf '%s' "$out" | grep -q "nothing to restore" ||
+		fail "try $i: --restore beside two tunes restored something: $out" ;;
+	3) printf '%s' "$out" | grep -q "a tune is running (pid" || fail "try $i: $out" ;;
+	*) fail "try $i: --restore: exit $rrc: $out" ;;
+	esac
+	for n in 1 2; do
+		eval "rc=\$rc$n"
+		case $rc in
+		0) ran=$((ran + 1)) ;;
+		3) grep -q "settings changed since" "$T/$n.err" && moved=$((moved + 1))
+		   grep -q -- "--restore" "$T/$n.err" &&
+			fail "try $i: tune $n, refused, is told to run --restore: $(cat "$T/$n.err")" ;;
+		*) fail "try $i: tune $n: exit $rc: $(cat "$T/$n.err")" ;;
+		esac
+	done
+	[ "$(settings "$DEV")" = "$before" ] ||
+		fail "try $i: after two tunes: $(settings "$DEV"), before: $before"
+	[ -e "$JOURNAL" ] && fail "try $i: a journal was left"
+done
+[ "$ran" -ge 20 ] || fail "only $ran tunes of 40 ran: every try should run at least one"
+echo "ok: $ran of 40 tunes ran, the others were refused ($moved of them because the settings moved under them)"
