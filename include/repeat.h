@@ -13,8 +13,8 @@
 #define REPEAT_CV_WARN 0.10
 
 /*
- * Median, mean, sample standard deviation (n - 1) and cv = stdev / mean of
- * x[0..n): the median of an even count is the mean of the two middle
+ * Median, mean, sample standard deviation (n - 1), cv = stdev / mean, min
+ * and max of x[0..n): the median of an even count is the mean of the two middle
  * values; with n = 1 (or a mean of 0) stdev and cv are 0; n = 0 gives all
  * zeros. Sorts x in place.
  */

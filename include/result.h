@@ -40,9 +40,12 @@ struct test_run {
 };
 
 /* The spread of one metric over a test's runs. stdev is the sample standard
- * deviation (n - 1); cv = stdev / mean; both 0 with one run (or mean 0). */
+ * deviation (n - 1); cv = stdev / mean; both 0 with one run (or mean 0).
+ * min and max are the lowest and highest run (the best pass, which
+ * CrystalDiskMark reports, is max of a rate). */
 struct run_stat {
 	double median, mean, stdev, cv;
+	double min, max;
 };
 
 /* Over a test's runs: the metrics whose spread a report shows. */

@@ -272,6 +272,8 @@ static void json_stat(struct jw *w, const char *key, const struct run_stat *st)
 	jw_double(w, "mean", st->mean);
 	jw_double(w, "stdev", st->stdev);
 	jw_double(w, "cv", st->cv);
+	jw_double(w, "min", st->min);
+	jw_double(w, "max", st->max);
 	jw_close(w, '}');
 }
 

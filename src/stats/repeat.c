@@ -23,6 +23,8 @@ void repeat_stat(double *x, unsigned n, struct run_stat *out)
 		return;
 	qsort(x, n, sizeof(*x), cmp_double);
 	out->median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	out->min = x[0];
+	out->max = x[n - 1];
 	for (i = 0; i < n; i++)
 		sum += x[i];
 	out->mean = sum / n;

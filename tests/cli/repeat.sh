@@ -35,7 +35,7 @@ for t in d["tests"]:
         mean = statistics.fmean(x)
         stdev = statistics.stdev(x)
         want = {"median": statistics.median(x), "mean": mean, "stdev": stdev,
-                "cv": stdev / mean if mean else 0}
+                "cv": stdev / mean if mean else 0, "min": min(x), "max": max(x)}
         for k, v in want.items():
             assert close(s[key][k], v, abs_=1e-12), (t["name"], key, k, s[key][k], v)
     # headline: iops and bytes/s are the medians (printed with 3 decimals);

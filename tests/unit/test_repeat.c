@@ -32,6 +32,8 @@ static void test_stat_odd(void **state)
 	dev = 441.0 + 400 + 361 + 324 + 6084;
 	near(s.stdev, sqrt(dev / 4));
 	near(s.cv, sqrt(dev / 4) / 22);
+	near(s.min, 1);		/* the worst and the best run, not x[0], x[4] */
+	near(s.max, 100);
 }
 
 static void test_stat_even(void **state)
@@ -58,11 +60,14 @@ static void test_stat_one_and_none(void **state)
 	near(s.mean, 7.5);
 	near(s.stdev, 0);
 	near(s.cv, 0);
+	near(s.min, 7.5);
+	near(s.max, 7.5);
 	repeat_stat(zero, 2, &s);	/* mean 0: cv 0, not NaN */
 	near(s.cv, 0);
 	repeat_stat(NULL, 0, &s);
 	near(s.median, 0);
 	near(s.mean, 0);
+	near(s.max, 0);
 }
 
 /* A run as the runner leaves it: ops latencies of lat_ns each. */
