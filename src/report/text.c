@@ -193,17 +193,27 @@ static void fmt_pct(const struct test_result *t, bool has_lat, const char *key,
 
 static void text_row(const struct test_result *t, struct row *row)
 {
+	const struct workload *wl = t->workload ? wl_find(t->workload) : NULL;
 	bool has_lat = result_has_lat(t);
 	double cpu = t->cpu_user_pct + t->cpu_sys_pct;
 	const size_t L = sizeof(row->c[0]);
 
 	snprintf(row->c[C_NAME], L, "%.*s", FLD(t->name));
 	snprintf(row->c[C_ENGINE], L, "%s", t->engine ? t->engine : "-");
-	format_size(t->bs, row->c[C_BS], L);
+	/* A per-char test moves bytes one call at a time and a file test
+	 * moves files: neither has a block size, and a file test with empty
+	 * files has no MB/s (its rate is IOPS, files per second). */
+	if (wl && (wl->params & (WL_P_CHAR | WL_P_FILES)))
+		snprintf(row->c[C_BS], L, "-");
+	else
+		format_size(t->bs, row->c[C_BS], L);
 	snprintf(row->c[C_QD], L, "%" PRIu32, t->qd);
 	snprintf(row->c[C_JOBS], L, "%" PRIu32, t->jobs);
 	report_fmt_count(t->iops, row->c[C_IOPS], L);
-	report_fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
+	if (wl && (wl->params & WL_P_FILES) && !t->bytes)
+		snprintf(row->c[C_MBS], L, "-");
+	else
+		report_fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
 	fmt_pct(t, has_lat, "50", row->c[C_P50], L);
 	fmt_pct(t, has_lat, "99", row->c[C_P99], L);
 	fmt_pct(t, has_lat, "99.9", row->c[C_P999], L);
@@ -587,6 +597,7 @@ int report_text(FILE *f, const struct run_result *r)
 			text_notes(&w, &r->tests[i]);
 	}
 	report_text_ranks(&w, r);
+	report_text_figures(&w, r);
 	text_hdparm(&w, r);
 	text_xbench(&w, &r->xbench);
 

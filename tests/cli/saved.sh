@@ -4,7 +4,8 @@
 # tests/data/results holds runs saved by diskbench at commit f3e5f6a (before
 # the loader existed: no lat_ns.sum/sumsq, no files) and 2dcec50: a quick
 # directory run, a null --repeat 3 run and a bonnie run each; and at d77dd60
-# (what the loader is written against) a quick run and a null --repeat 3 run.
+# (what the loader is written against) a quick run and a null --repeat 3 run;
+# figures-* are runs of the profiles that print their tool's own table.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
