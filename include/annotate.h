@@ -16,6 +16,9 @@ struct annotate_in {
 				 * counters are to be expected */
 	const struct xbench_baseline *score; /* score the tests against this
 					      * (Xbench-style); NULL: no scores */
+	bool interrupted;	/* Ctrl-C ended the run: a test whose rounds stopped
+				 * short of steady_max_rounds was interrupted (else
+				 * a round failed) */
 };
 
 /*

@@ -149,7 +149,9 @@ struct run_ctx {
 	bool on_stdout, progress, failed, trim_warned;
 	uint64_t size;			/* the working set laid out */
 	unsigned done, pass, npass;	/* tests done in the last pass; passes */
+	unsigned cur;			/* --steady-state: the test in rounds */
 	char cut_in_setup[64];		/* the test Ctrl-C stopped while it set up */
+	bool cut_kept;			/* the last run, cut short, was kept */
 	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
 	bool silent;			/* a rank that does not report */
 	const char *given;		/* TARGET as typed */
@@ -715,6 +717,7 @@ static int run_one(struct run_ctx *c, unsigned i)
 		result_test_free(&tr);
 		return -EINTR;
 	}
+	c->cut_kept = interrupted;
 	if (!c->pass) {
 		memset(&acc, 0, sizeof(acc));
 		ret = repeat_add(&acc, &tr);
@@ -756,6 +759,7 @@ static int do_rounds(struct run_ctx *c)
 
 		if (c->s.round_ns)
 			t->runtime_ns = c->s.round_ns;
+		c->cur = i;
 		c->done = 0;
 		for (c->pass = 0; c->pass < max && !interrupted && !ret; c->pass++) {
 			ret = run_one(c, i);
@@ -789,12 +793,39 @@ static int do_passes(struct run_ctx *c)
 	return ret ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* How far an interrupted run got, in words. */
+/* How far an interrupted --steady-state run got: the test in rounds
+ * (c->cur), how many of its rounds it keeps, the tests done before it. */
+static void word_rounds(struct run_ctx *c)
+{
+	struct run_result *r = &c->r;
+	unsigned rounds = r->ntests > c->cur ? r->tests[c->cur].nruns : 0;
+	char name[64];
+
+	plan_spec_name(&c->plan.specs[c->cur], c->s.direct, name, sizeof(name));
+	if (!rounds)
+		result_add_warning(r, "interrupted in round 1 of %s, before it measured "
+				   "anything; %u of %u tests ran their rounds before it", name,
+				   c->cur, c->plan.n);
+	else if (c->cut_kept)
+		result_add_warning(r, "interrupted in round 1 of %s: it reports that round, cut "
+				   "short; %u of %u tests ran their rounds before it", name, c->cur,
+				   c->plan.n);
+	else
+		result_add_warning(r, "interrupted in round %u of %s: the round cut short is left "
+				   "out, and it reports the %u round%s that completed; %u of %u tests "
+				   "ran their rounds before it", rounds + 1, name, rounds,
+				   rounds == 1 ? "" : "s", c->cur, c->plan.n);
+}
+
+/* How far an interrupted run got, in words: passes (--repeat) or rounds
+ * (--steady-state) each in their own. */
 static void word_interrupt(struct run_ctx *c)
 {
 	struct run_result *r = &c->r;
 
-	if (c->npass == 1 && c->cut_in_setup[0])
+	if (c->s.steady_state)
+		word_rounds(c);
+	else if (c->npass == 1 && c->cut_in_setup[0])
 		result_add_warning(r, "interrupted: %u of %u tests ran; %s was stopped while it "
 				   "set up, before it measured anything", c->done, c->plan.n,
 				   c->cut_in_setup);
@@ -896,6 +927,7 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 		};
 
 		status = do_passes(&c);
+		a.interrupted = status == 128 + SIGINT;
 		if (h)
 			h->finish(h->arg, &c.r);
 		c.failed = result_annotate(&c.r, &a);

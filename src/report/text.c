@@ -351,10 +351,19 @@ static void text_steady(struct textw *w, const struct test_result *t)
 			  "slope excursion %.1f %% of their average; SNIA PTS: 20 %%, 10 %%): IOPS "
 			  "and MB/s are those rounds' average", FLD(t->name), sw->first + 1,
 			  sw->first + sw->n, t->nruns, 100 * sw->range, 100 * sw->excursion);
+	else if (sw->n && t->nruns < t->steady_max_rounds)
+		text_line(w, "  ", 4, "%.*s: not steady in the %u rounds it ran, cut short of %u "
+			  "(the last %u: range %.1f %%, slope excursion %.1f %%): IOPS and MB/s "
+			  "are their average", FLD(t->name), t->nruns, t->steady_max_rounds,
+			  sw->n, 100 * sw->range, 100 * sw->excursion);
 	else if (sw->n)
 		text_line(w, "  ", 4, "%.*s: never steady in %u rounds (the last %u: range %.1f %%, "
 			  "slope excursion %.1f %%): IOPS and MB/s are their average",
 			  FLD(t->name), t->nruns, sw->n, 100 * sw->range, 100 * sw->excursion);
+	else
+		text_line(w, "  ", 4, "%.*s: steady state not judged: %u round%s ran, cut short "
+			  "of %u", FLD(t->name), t->nruns, t->nruns == 1 ? "" : "s",
+			  t->steady_max_rounds);
 	for (unsigned k = 0; t->runs && k < t->nruns && used + 16 < sizeof(rounds); k++)
 		used += (size_t)snprintf(rounds + used, sizeof(rounds) - used, "%s%s",
 					 k ? " " : "", report_fmt_count(t->runs[k].iops, v,
@@ -605,9 +614,10 @@ int report_text(FILE *f, const struct run_result *r)
 	text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
 		  "clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
 	if (r->ntests && r->tests[0].steady_max_rounds)
-		text_line(&w, "", 0, "--steady-state: each test ran in rounds until 5 of them held "
-			  "steady (SNIA PTS); IOPS and MB/s are those rounds' average, latency and "
-			  "CPU%% over every op of every round");
+		text_line(&w, "", 0, "--steady-state: each test runs in rounds until 5 of them hold "
+			  "steady (SNIA PTS), at most its round limit; IOPS and MB/s are the "
+			  "average of the steady 5 (else of the last 5; of fewer rounds, their "
+			  "median), latency and CPU%% over every op of every round");
 	else if (max_runs(r) > 1)
 		text_line(&w, "", 0, "--repeat: IOPS and MB/s are the median of each test's runs, "
 			  "latency and CPU%% over every op of every run; CV%% = stdev / mean of "

@@ -223,6 +223,26 @@ void result_cliff(struct test_result *t)
 	t->cliff_valid = true;
 }
 
+/* A test whose rounds stopped before steady state and before its last
+ * round (Ctrl-C, or a round that failed): what was judged, and what its
+ * figures are. */
+static void steady_cut(struct run_result *r, const struct test_result *t, bool interrupted)
+{
+	const char *how = interrupted ? "interrupted" : "stopped";
+	struct steady_params p;
+
+	steady_defaults(&p);
+	if (!t->steady_window.n)
+		result_add_warning(r, "%s: %s after %u round%s (steady state not judged); a "
+				   "judgement takes %u rounds, and its figures are %s", t->name, how,
+				   t->nruns, t->nruns == 1 ? "" : "s", p.window,
+				   t->nruns == 1 ? "that round's" : "the median of its rounds");
+	else
+		result_add_warning(r, "%s: %s after %u rounds, not steady yet (SNIA PTS: 5 "
+				   "rounds within 20 %% of their average, slope within 10 %%); its "
+				   "figures are the last 5 rounds' average", t->name, how, t->nruns);
+}
+
 /* Faster than the disk's link can carry (a USB 2 stick at 500 MB/s): not
  * the disk. Reads the page cache answered are flagged as cached already. */
 static bool beyond_transport(const struct test_result *t, const struct target_info *ti)
@@ -279,8 +299,10 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		result_drift(t);
 		result_steady(t);
 		result_cliff(t);
-		if (t->steady_max_rounds && !t->steady)
+		if (t->steady_max_rounds && !t->steady && t->nruns >= t->steady_max_rounds)
 			group_add(&c.steady, t, "%u rounds", t->nruns);
+		else if (t->steady_max_rounds && !t->steady)
+			steady_cut(r, t, in->interrupted);
 		/* a stall is its own: its job, when and where */
 		if (t->nstalls)
 			stall_warning(r, t);
