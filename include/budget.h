@@ -23,6 +23,9 @@ struct budget_need {
 	unsigned inode_test;
 	uint64_t fds;		/* most descriptors one job holds */
 	unsigned fd_test;
+	uint64_t fds_all;	/* most all jobs of a test hold together (their
+				 * need when the jobs share one table) */
+	unsigned fds_all_test;
 };
 
 /* Add up specs[0..n) (runner_footprint); data_bytes is the data file the
@@ -49,9 +52,17 @@ int budget_memory(struct budget_mem *m);
  *  space:  a directory target's file system stays within max_fill_pct
  *          percent of its blocks and of its inodes (-ENOSPC); targets that
  *          are devices or files need no space;
- *  fds:    one job's descriptors fit RLIMIT_NOFILE, whose soft limit is
- *          raised up to the hard one when that is enough (-EMFILE).
+ *  fds:    a job's descriptors, with what is open now and BUDGET_FDS_RESERVE,
+ *          fit RLIMIT_NOFILE, whose soft limit is raised up to the hard
+ *          one when that is enough (-EMFILE). A job's are its own
+ *          (runner_private_files: each job has a table of its own, a copy
+ *          of the process's), else every job's of a test add up. The
+ *          refusal names the need, its parts, the limit, and what lowers
+ *          it: --dirs for the file tests, --jobs when the jobs share a
+ *          table, else only a higher limit.
  */
+#define BUDGET_FDS_RESERVE 16	/* the run's own: scratch, data file, device
+				 * claim, counters, report files, read-back */
 int budget_check_memory(const struct budget_need *need, const struct test_spec *specs,
 			const struct budget_mem *m, char *err, size_t errlen);
 int budget_check_space(const struct budget_need *need, const struct test_spec *specs,

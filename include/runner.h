@@ -197,6 +197,12 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
  */
 void runner_footprint(const struct test_spec *spec, struct wl_footprint *fp);
 
+/* Does each job get a file table of its own here (a thread's
+ * unshare(CLONE_FILES), which a seccomp filter may refuse)? Then a job's
+ * descriptors count alone against RLIMIT_NOFILE, else all jobs' of a test
+ * together. Job processes have their own anyway. Tried once, in a thread. */
+bool runner_private_files(void);
+
 /* Fill the parameters of job number job of spec (everything but where it
  * runs, the stop flag and the progress counters). */
 void runner_job_params(const struct test_spec *spec, unsigned job, struct wl_job *out);

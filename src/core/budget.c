@@ -1,4 +1,5 @@
 /* budget.c - what a plan needs (memory, space, inodes, open files) and whether it fits. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,10 +14,6 @@
 #include "safety.h"
 #include "strutil.h"
 #include "sysfs.h"
-
-/* Descriptors a job's table holds besides its own: stdin/out/err, the
- * scratch and target directories, whatever the process inherited. */
-#define FDS_BESIDES 64
 
 void budget_plan(const struct test_spec *specs, unsigned n, uint64_t data_bytes,
 		 struct budget_need *need)
@@ -42,6 +39,10 @@ void budget_plan(const struct test_spec *specs, unsigned n, uint64_t data_bytes,
 		if (fp.fds > need->fds) {
 			need->fds = fp.fds;
 			need->fd_test = i;
+		}
+		if (fp.fds * specs[i].jobs > need->fds_all) {
+			need->fds_all = fp.fds * specs[i].jobs;
+			need->fds_all_test = i;
 		}
 	}
 	/* the scratch directory and the data file */
@@ -253,12 +254,35 @@ int budget_check_space(const struct budget_need *need, const struct test_spec *s
 	return 0;
 }
 
+/* Descriptors open in this process now (those of /proc/self/fd but its
+ * own); 3 when it cannot be read. */
+static uint64_t fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	uint64_t n = 0;
+
+	if (!d)
+		return 3;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n ? n - 1 : 0;
+}
+
 int budget_check_fds(const struct budget_need *need, const struct test_spec *specs, char *err,
 		     size_t errlen)
 {
+	const bool own = runner_private_files();
+	const unsigned k = own ? need->fd_test : need->fds_all_test;
+	const struct test_spec *t = &specs[k];
+	const uint64_t per = own ? need->fds : need->fds_all / t->jobs, open_now = fds_open();
+	const uint64_t jobs_fds = own ? per : per * t->jobs;
+	rlim_t want = jobs_fds + open_now + BUDGET_FDS_RESERVE, limit;
+	char what[160], lower[96];
+	uint64_t room;
 	struct rlimit rl;
-	char what[160];
-	rlim_t want = need->fds + FDS_BESIDES;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || want <= rl.rlim_cur)
 		return 0;
@@ -267,9 +291,24 @@ int budget_check_fds(const struct budget_need *need, const struct test_spec *spe
 		if (!setrlimit(RLIMIT_NOFILE, &rl))
 			return 0;
 	}
-	describe(&specs[need->fd_test], what, sizeof(what));
-	snprintf(err, errlen, "%s holds %" PRIu64 " files open per job, more than the limit of "
-		 "open files allows (%llu, ulimit -n): lower --dirs", what, need->fds,
-		 (unsigned long long)(rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max));
+	limit = rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max;
+	/* what is left for the jobs under the limit */
+	room = limit > open_now + BUDGET_FDS_RESERVE ? limit - open_now - BUDGET_FDS_RESERVE : 0;
+	describe(t, what, sizeof(what));
+	if (makes_files(t) && per > 3 && room / (own ? 1 : t->jobs) > 3)
+		/* the file tests hold a directory open each (and 3 more) */
+		snprintf(lower, sizeof(lower), "lower --dirs to %" PRIu64 " or fewer, or raise "
+			 "ulimit -n", room / (own ? 1 : t->jobs) - 3);
+	else if (!own && t->jobs > 1 && room >= per)
+		snprintf(lower, sizeof(lower), "lower --jobs to %" PRIu64 " or fewer, or raise "
+			 "ulimit -n", room / per);
+	else
+		snprintf(lower, sizeof(lower), "no option of the test lowers it: raise ulimit -n");
+	snprintf(err, errlen, "%s needs %llu open files: %" PRIu64 " %s, %" PRIu64 " open now "
+		 "and %d in reserve for the run's own; more than the limit of open files, %llu "
+		 "(ulimit -n): %s to %llu or more", what, (unsigned long long)want, jobs_fds,
+		 own ? "per job (each has a table of its own)" : "for its jobs together (they "
+		 "share one table)", open_now, BUDGET_FDS_RESERVE, (unsigned long long)limit,
+		 lower, (unsigned long long)want);
 	return -EMFILE;
 }

@@ -797,6 +797,26 @@ static void name_thread(const struct worker *w)
 	pthread_setname_np(pthread_self(), name);
 }
 
+static void *try_unshare(void *arg)
+{
+	*(bool *)arg = unshare(CLONE_FILES) == 0;
+	return NULL;
+}
+
+bool runner_private_files(void)
+{
+	static int known = -1;	/* the CLI's thread alone asks */
+	pthread_t t;
+	bool ok = false;
+
+	if (known < 0) {
+		if (pthread_create(&t, NULL, try_unshare, &ok) == 0)
+			pthread_join(t, NULL);
+		known = ok;
+	}
+	return known;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;

@@ -51,7 +51,7 @@ fi
 # Open files: a million directories per job is more than any hard limit here.
 hard=$(ulimit -Hn)
 if [ "$hard" != unlimited ] && [ "$hard" -lt 1000000 ]; then
-	refused 2 "holds 1000003 files open per job, more than the limit of open files allows" \
+	refused 2 "needs [0-9]* open files: 1000003 \(per job\|for its jobs\).*more than the limit of open files, [0-9]* (ulimit -n): lower --dirs to [0-9]* or fewer" \
 		--test meta-create --files 1000000 --dirs 1000000 .
 fi
 # ... while a soft limit below what a plan needs is raised to the hard one.
