@@ -144,6 +144,21 @@ static void build(struct run_result *r)
 	memset(&acc, 0, sizeof(acc));
 	for (unsigned i = 0; i < 3; i++) {
 		one_run(&run, "rand-read", i + 1, 20000 + 1000 * i);
+		/* two jobs, watched for stalls; run 2 had two, one of them
+		 * where its offset was not known */
+		run.jobs = 2;
+		run.stall_bound_ns = 1000000000;
+		run.window_span_ns = run.runtime_ns;
+		if (i == 1) {
+			run.window_span_ns += 4000000000ull;
+			run.stalls[0] = (struct result_stall){ .job = 1, .start_ns = 800000001,
+							      .ns = 4000000000ull,
+							      .offset_valid = true,
+							      .offset = 8192 };
+			run.stalls[1] = (struct result_stall){ .job = 0, .start_ns = 5,
+							      .ns = 1250000000 };
+			run.nstalls = 2;
+		}
 		assert_int_equal(repeat_add(&acc, &run), 0);
 	}
 	repeat_finish(&acc);
@@ -196,6 +211,20 @@ static void test_round_trip(void **state)
 		free(x);
 		free(y);
 	}
+	/* the stalls, with their run */
+	assert_int_equal(b.tests[0].nstalls, 2);
+	for (i = 0; i < 2; i++) {
+		const struct result_stall *sa = &a.tests[0].stalls[i], *sb = &b.tests[0].stalls[i];
+
+		assert_int_equal(sb->run, 1);
+		assert_int_equal(sb->job, sa->job);
+		assert_true(sb->start_ns == sa->start_ns && sb->ns == sa->ns);
+		assert_int_equal(sb->offset_valid, sa->offset_valid);
+		assert_true(sb->offset == sa->offset);
+	}
+	assert_true(b.tests[0].window_span_ns == a.tests[0].window_span_ns);
+	assert_true(b.tests[0].stall_bound_ns == 1000000000);
+	assert_int_equal(b.tests[1].nstalls, 0);
 	/* kept as its buckets, which expand to the histogram that was saved */
 	assert_null(b.tests[0].lat);
 	assert_non_null(b.tests[0].lat_sparse);
@@ -604,6 +633,15 @@ static void test_bad_test(void **state)
 	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, ": tests[1]: missing key \"ops\""));
 	memcpy(p, "\"ops\"", 5);
+	/* a stall of a job the test does not have */
+	p = strstr(x, "\"job\": 1,");
+	assert_non_null(p);
+	p[7] = '7';
+	save(x);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, ": tests[0].stalls[0]: job 7 of run 1 is not one of the test's"))
+		fail_msg("%s", err);
+	p[7] = '1';
 	/* 129 ns: from 128 up buckets are 2 ns wide, so no bucket starts there */
 	p = strstr(x, "\"histogram\": [") + strlen("\"histogram\": [");
 	y = malloc(strlen(x) + 16);
