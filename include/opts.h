@@ -72,8 +72,9 @@ struct settings {
 				 * xbench profile says so); NULL: no scores */
 	const char *baseline;	/* a saved result to score xbench tests against
 				 * (implies scores = xbench) */
-	/* "bonnie": the text report adds that tool's own table (bonnie++'s
-	 * layout); NULL: none. Echoed, so a saved result renders the same. */
+	/* "bonnie" or "crystal": the text report adds that tool's own table
+	 * (bonnie++'s layout, CrystalDiskMark's grid); NULL: none. Echoed,
+	 * so a saved result renders the same. */
 	const char *figures;
 	const char *label;
 	bool quiet;

@@ -168,10 +168,10 @@ static const struct opt_def opt_table[] = {
 	{ .name = "scores", .arg = "xbench", .kind = OPT_CHOICE, .off = F(scores),
 	  .scope = SC_RUN,
 	  .help = "score the tests as Xbench does (against its reference, or --baseline)" },
-	{ .name = "figures", .arg = "bonnie", .kind = OPT_CHOICE, .off = F(figures),
+	{ .name = "figures", .arg = "bonnie|crystal", .kind = OPT_CHOICE, .off = F(figures),
 	  .echo = true, .scope = SC_RUN,
-	  .help = "also print the classic tool's own table: bonnie++'s layout (the bonnie "
-		  "profile says so)" },
+	  .help = "also print the classic tool's own table: bonnie++'s layout or "
+		  "CrystalDiskMark's grid (the bonnie and crystal profiles say so)" },
 	{ .name = "label", .arg = "TEXT", .kind = OPT_STR, .off = F(label),
 	  .scope = SC_RUN,
 	  .help = "a label stored in the report" },

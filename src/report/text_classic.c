@@ -1,4 +1,4 @@
-/* text_classic.c - the text report's tables in a classic tool's own layout: bonnie++'s. */
+/* text_classic.c - the text report's tables in a classic tool's own layout: bonnie++'s, CrystalDiskMark's. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -171,6 +171,112 @@ static void text_bonnie(struct textw *w, const struct run_result *r)
 	}
 }
 
+/* ---- CrystalDiskMark ------------------------------------------------------------ */
+
+#define CRYSTAL_MAX_ROWS 16
+
+/* A row of the grid: one setting (SEQ1M Q8T1), its read and its write. */
+struct crystal_row {
+	char label[32];
+	const struct test_result *read, *write;
+};
+
+/* The block tests CrystalDiskMark's grid is made of. */
+static bool crystal_test(const struct test_result *t)
+{
+	static const char *const wls[] = { "seq-read", "seq-write", "rand-read", "rand-write" };
+
+	for (unsigned i = 0; i < sizeof(wls) / sizeof(wls[0]); i++)
+		if (t->workload && !strcmp(t->workload, wls[i]))
+			return true;
+	return false;
+}
+
+/* "SEQ1M Q8T1", "RND4K Q32T16": pattern, block size in K or M, queue
+ * depth, threads (jobs), as CrystalDiskMark names its tests. */
+static void crystal_label(const struct test_result *t, char *buf, size_t len)
+{
+	char bs[16];
+
+	if (t->bs >= (1u << 20) && !(t->bs & ((1u << 20) - 1)))
+		snprintf(bs, sizeof(bs), "%uM", t->bs >> 20);
+	else if (!(t->bs & 1023))
+		snprintf(bs, sizeof(bs), "%uK", t->bs >> 10);
+	else
+		snprintf(bs, sizeof(bs), "%uB", t->bs);
+	snprintf(buf, len, "%s%s Q%uT%u", t->random ? "RND" : "SEQ", bs, t->qd, t->jobs);
+}
+
+/* A cell: the best pass in MB/s, and with several passes their mean. */
+static void crystal_cell(const struct test_result *t, bool passes, char *buf, size_t len)
+{
+	double best, mean;
+
+	if (!t) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	best = t->nruns ? t->summary.bytes_per_sec.max : t->bytes_per_sec;
+	mean = t->nruns ? t->summary.bytes_per_sec.mean : t->bytes_per_sec;
+	if (passes)
+		snprintf(buf, len, "%.2f [%.2f]", best / 1e6, mean / 1e6);
+	else
+		snprintf(buf, len, "%.2f", best / 1e6);
+}
+
+/*
+ * CrystalDiskMark's grid: a row per setting, read and write in MB/s, each
+ * the best of its passes, as CrystalDiskMark reports (and KDiskMark's Peak
+ * and Real World profiles; its Default profile reports the mean, shown in
+ * brackets). A pass is one run of --repeat.
+ */
+static void text_crystal(struct textw *w, const struct run_result *r)
+{
+	struct crystal_row rows[CRYSTAL_MAX_ROWS];
+	unsigned nrows = 0, passes = 0, i, k;
+	char label[32], rd[48], wr[48], head[256];
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+
+		if (!crystal_test(t))
+			continue;
+		crystal_label(t, label, sizeof(label));
+		for (k = 0; k < nrows && strcmp(rows[k].label, label); k++)
+			;
+		if (k == nrows) {
+			if (nrows == CRYSTAL_MAX_ROWS)
+				continue;
+			memset(&rows[k], 0, sizeof(rows[k]));
+			snprintf(rows[k].label, sizeof(rows[k].label), "%s", label);
+			nrows++;
+		}
+		if (t->is_write && !rows[k].write)
+			rows[k].write = t;
+		else if (!t->is_write && !rows[k].read)
+			rows[k].read = t;
+		if (t->nruns > passes)
+			passes = t->nruns;
+	}
+	if (!nrows)
+		return;
+	textw_nl(w);
+	if (passes > 1)
+		snprintf(head, sizeof(head), "CrystalDiskMark's grid (MB/s = 10^6 bytes/s): each "
+			 "figure is the best of its %u passes, as CrystalDiskMark reports it; in "
+			 "brackets their mean, as KDiskMark's Default profile reports it.", passes);
+	else
+		snprintf(head, sizeof(head), "CrystalDiskMark's grid (MB/s = 10^6 bytes/s), from "
+			 "one pass: CrystalDiskMark reports the best of 5 (--repeat 5).");
+	words(w, head);
+	textw_raw(w, "  %-14s %22s %22s", "", "Read", "Write");
+	for (k = 0; k < nrows; k++) {
+		crystal_cell(rows[k].read, passes > 1, rd, sizeof(rd));
+		crystal_cell(rows[k].write, passes > 1, wr, sizeof(wr));
+		textw_raw(w, "  %-14s %22s %22s", rows[k].label, rd, wr);
+	}
+}
+
 /* ---- dispatch --------------------------------------------------------------------- */
 
 static const struct {
@@ -178,6 +284,7 @@ static const struct {
 	void (*render)(struct textw *w, const struct run_result *r);
 } figures[] = {
 	{ .name = "bonnie", .render = text_bonnie },
+	{ .name = "crystal", .render = text_crystal },
 };
 
 void report_text_figures(struct textw *w, const struct run_result *r)

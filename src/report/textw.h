@@ -73,8 +73,8 @@ struct run_result;
 void report_text_ranks(struct textw *w, const struct run_result *r);
 
 /* text_classic.c: the table of the classic tool the run's "figures"
- * setting names (bonnie++'s layout); nothing without one, or for a name
- * this version does not know. */
+ * setting names (bonnie++'s layout, CrystalDiskMark's grid); nothing
+ * without one, or for a name this version does not know. */
 void report_text_figures(struct textw *w, const struct run_result *r);
 
 #endif
