@@ -186,7 +186,8 @@ static void stall_warning(struct run_result *r, const struct test_result *t)
 	result_add_warning(r, "%s: %s completed nothing while the other jobs went on (stopped, "
 			   "or stuck in the kernel): %s%s; the window counts the time the jobs "
 			   "ran (%.2f s of the %.2f s their windows spanned) and the IOPS are over "
-			   "it, the latencies include the wait", t->name,
+			   "it; the latencies include the wait, and its timeline the stop",
+			   t->name,
 			   t->nstalls + t->stalls_missed == 1 ? "a job" : "jobs", list,
 			   t->stalls_missed ? ", and more" : "",
 			   (double)t->runtime_ns / 1e9, (double)t->window_span_ns / 1e9);
@@ -336,8 +337,9 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 			t->implausible = true;
 			group_add(&c.rotational, t, "median %.0f us", median_ns(t) / 1e3);
 		}
-		/* a write cliff is what such a test looks for: said on its own */
-		if (t->drifted && !(t->cliff_valid && t->cliff.found)) {
+		/* a write cliff is what such a test looks for, and a stall
+		 * empties its span of the timeline: each said on its own */
+		if (t->drifted && !(t->cliff_valid && t->cliff.found) && !t->nstalls) {
 			if (t->nruns > 1)
 				group_add(&c.drift, t, "%s %.0f %% in run %u of %u",
 					  t->drift < 0 ? "fell" : "rose", 100 * fabs(t->drift),

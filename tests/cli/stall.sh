@@ -81,6 +81,8 @@ J=$T/stopped.json
 	fail "iops is not ops over runtime_ns: $(json "$J" 'd["tests"][0]["iops"]')"
 grep -q "rand-read 4k qd1 j2: a job completed nothing while the other jobs went on.*job 1 for [0-9.]* s from [0-9.]* s into the window, its last request at offset [0-9]*; the window counts the time the jobs ran" "$T/stopped.err" ||
 	fail "no warning naming job 1: $(cat "$T/stopped.err")"
+# the emptied span of the timeline is the stall's, not a drift's
+! grep -q "did not settle" "$T/stopped.err" || fail "a stall called a drift: $(cat "$T/stopped.err")"
 # the saved result says it again
 "$DISKBENCH" report "$J" >"$T/report.out" 2>&1 || fail "report: exit $?: $(cat "$T/report.out")"
 grep -q "job 1 for" "$T/report.out" || fail "report of the saved result: $(cat "$T/report.out")"
