@@ -10,6 +10,7 @@
 #include "steady.h"
 #include "target.h"
 #include "timeline.h"
+#include "unwritten.h"
 #include "verify.h"
 #include "workload.h"
 
@@ -177,6 +178,13 @@ struct test_result {
 	int steady;
 	struct steady_window steady_window;
 
+	/* The part of the working set its requests went over (runner_run,
+	 * a block workload; its first run's), and whether that was space
+	 * never written (unwritten.h: applies false for a test that reads
+	 * nothing of the data, or a result saved before it was checked). */
+	struct read_extent read_extent;
+	struct unwritten unwritten;
+
 	/* --trim: what was discarded before the test's (first) run; method
 	 * NULL when nothing was (a read test, no --trim), a static string or
 	 * one the result owns. */
@@ -300,6 +308,9 @@ struct run_result {
 	unsigned nwarnings;
 	struct xbench_scores xbench;
 	struct run_precondition precondition;
+	/* Where the data's allocation was read from, for the read tests'
+	 * unwritten check (unwritten.h); known false when not recorded. */
+	struct read_layout read_layout;
 	/* Strings the result owns behind its `const char *` fields (a loaded
 	 * result's version, workload, engine and xbench names; see
 	 * result_strdup); a run's point to static strings instead. */

@@ -199,6 +199,14 @@ static inline bool wl_writes(const struct workload *w)
 	return w->dir == IO_WRITE || w->write_pct > 0;
 }
 
+/* Does the test read blocks of the data to measure the device (the tests
+ * whose reads of unwritten space unwritten.h looks for)? Not one that
+ * measures the page cache (hdparm -T), nor one doing its own I/O. */
+static inline bool wl_reads_data(const struct workload *w)
+{
+	return w->kind == WL_BLOCK && w->dir == IO_READ && !w->cache_ok;
+}
+
 /* The workload table and lookup by name (NULL when unknown). */
 const struct workload *wl_table(size_t *n);
 const struct workload *wl_find(const char *name);

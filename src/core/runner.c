@@ -884,6 +884,42 @@ static void job_process(struct worker *w, pid_t parent)
 }
 
 /*
+ * How far into their parts of the working set the jobs' requests went
+ * (unwritten.h: struct read_extent), ramp included, from what each was
+ * left to submit: a sequential job's slice from its start, a pass that
+ * wrapped counting once; a random test, or one fixed region every job
+ * re-reads, has one part. Nothing for a WL_OPS workload.
+ */
+static void read_extent(const struct worker *ws, unsigned n, struct read_extent *x)
+{
+	const struct test_spec *s = ws[0].spec;
+	uint64_t sum = 0, most = 0;
+
+	*x = (struct read_extent){ 0 };
+	if (s->wl->kind != WL_BLOCK || !n)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		const struct worker *w = &ws[i];
+		uint64_t issued = w->ops_limit - w->left;
+		uint64_t blocks = issued < w->gen.nblocks ? issued : w->gen.nblocks;
+
+		sum += blocks * s->bs;
+		if (blocks * s->bs > most)
+			most = blocks * s->bs;
+	}
+	if (ws[0].gen.random) {
+		*x = (struct read_extent){ .stride = ws[0].gen.nblocks * s->bs,
+					   .span = ws[0].gen.nblocks * s->bs, .parts = 1 };
+	} else if (n > 1 && ws[1].gen.base == ws[0].gen.base) {	/* one region for all */
+		*x = (struct read_extent){ .stride = ws[0].gen.nblocks * s->bs, .span = most,
+					   .parts = 1 };
+	} else {
+		*x = (struct read_extent){ .stride = ws[0].gen.nblocks * s->bs,
+					   .span = sum / n / s->bs * s->bs, .parts = n };
+	}
+}
+
+/*
  * The jobs' figures into out. The window (runtime_ns) is the longest job's,
  * less what the stalls found (sw) cover of it: a job stopped for a while
  * (SIGSTOP, or stuck in the kernel while the others went on) ran for what
@@ -936,6 +972,7 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 	}
 	out->runtime_ns = window;
 	out->window_span_ns = span;
+	read_extent(ws, n, &out->read_extent);
 	/* a checking workload's check is its window */
 	if (out->verify.done) {
 		out->verify.timed = true;
