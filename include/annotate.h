@@ -29,7 +29,9 @@ struct annotate_in {
  * throughput that drifted during a test's window, a target with no device
  * counters, tests where a job's own CPU was near a full core
  * (ANNOTATE_TOOL_BOUND_PCT: the tool, not the device, may bound them; not
- * for the null engine, whose runs measure exactly that); and score the tests when in->score is given. Returns true when
+ * for the null engine, whose runs measure exactly that), read tests that
+ * read unwritten space (unwritten.flagged: UNWRITTEN_FLAG or more of their
+ * region unallocated or blank); and score the tests when in->score is given. Returns true when
  * a test had I/O errors (the run failed). Never prints.
  */
 bool result_annotate(struct run_result *r, const struct annotate_in *in);

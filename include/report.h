@@ -108,6 +108,14 @@ const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len);
  * 4096, 0 bad (16.8 MB in 0.01 s, after the window, untimed)", the first
  * bad unit named when there is one; "" when nothing was checked. */
 const char *report_verify_note(const struct test_result *t, char *buf, size_t len);
+/* t's unwritten-space note, without its name, for a test the check
+ * applies to (t->unwritten.applies; "" otherwise), with l the result's
+ * read_layout: flagged, "UNWRITTEN: 100.0 % of its region unallocated in
+ * /x.img (loop backing file); 256 of 256 sampled blocks blank, zeros or
+ * one pattern (100.0 %, 95 % CI 98.5-100.0 %)"; else the same figures
+ * after "unwritten space: ", or "unwritten space: not checked: WHY". */
+const char *report_unwritten_note(const struct test_result *t, const struct read_layout *l,
+				  char *buf, size_t len);
 /* t's own-cost note, without its name: "tool's own cost: 1.06 system
  * calls and 0.811 us CPU per op (384743 calls), busiest job 80 % of a CPU";
  * "" when its system calls were not counted. */

@@ -23,6 +23,8 @@ struct stage {
 					 * it through the page cache (target_info.
 					 * direct_via_cache): every test of the plan
 					 * was made buffered */
+	/* stage_in.lay_out: the working set written before the tests */
+	uint64_t laid_out_bytes, laid_out_ns;
 };
 
 struct stage_in {
@@ -33,6 +35,10 @@ struct stage_in {
 	uint64_t seed;			/* of its data */
 	bool checkable;			/* lay it out with --verify's headers (a plan
 					 * with the verify test) */
+	bool lay_out;			/* a device or file target: lay out [0, size)
+					 * too (--destructive, before read tests, so
+					 * that they read data, not holes); the caller
+					 * decides that writes are allowed */
 	const volatile sig_atomic_t *stop;	/* stops the layout; may be NULL */
 	/* Optional: how far the layout is (bytes written, of total). */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
@@ -43,7 +49,8 @@ struct stage_in {
  * Set the stage for in->plan: claim a block device that the plan writes
  * (O_EXCL, held until stage_release: the kernel's last word on "mounted or
  * in use"), make the scratch directory in a directory target and lay out
- * the data file when a test reads or rewrites it, and find out whether the
+ * the data file when a test reads or rewrites it (and, in->lay_out, write
+ * [0, size) of a device or file target), and find out whether the
  * data takes O_DIRECT (if not, the plan's tests go buffered and
  * st->direct_refused says so). An engine that moves no data needs none of
  * it. Returns 0 with st filled, or -errno with a one-line reason in err:

@@ -29,6 +29,7 @@
 #include "stage.h"
 #include "strutil.h"
 #include "target.h"
+#include "unwritten.h"
 #include "workload.h"
 #include "xbench.h"
 
@@ -155,6 +156,7 @@ struct run_ctx {
 	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
 	bool silent;			/* a rank that does not report */
 	const char *given;		/* TARGET as typed */
+	int layout_fd;			/* where the data's allocation is read; -1 */
 };
 
 /* Stage results besides exit statuses: stop here, all is well (--help). */
@@ -531,12 +533,51 @@ static int do_plan(struct run_ctx *c)
 	return EXIT_OK;
 }
 
+/* Does a test of the plan read the data (the unwritten check's tests)? */
+static bool plan_reads_data(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (wl_reads_data(p->specs[i].wl))
+			return true;
+	return false;
+}
+
+/*
+ * --destructive on a device or file: write the working set before the
+ * read tests, so that they read data rather than holes or trimmed blocks
+ * (a directory's data file is laid out always). Not after --precondition,
+ * which writes all of it anyway.
+ */
+static bool lay_out_reads(const struct run_ctx *c)
+{
+	return c->ti.kind != TARGET_DIR && c->s.destructive && c->writes.allowed &&
+	       !c->s.precondition && !(c->e->flags & ENGINE_F_NO_IO) &&
+	       plan_reads_data(&c->plan);
+}
+
+/* Where the read tests' allocation is read from (unwritten.h), once the
+ * data is in place: into the result, the descriptor kept for the run. */
+static void open_layout(struct run_ctx *c)
+{
+	struct read_layout *lay = &c->r.read_layout;
+
+	if ((c->e->flags & ENGINE_F_NO_IO) || !plan_reads_data(&c->plan))
+		return;
+	c->layout_fd = unwritten_layout_open(&c->ti, &c->stage.where.data, lay);
+	if (c->ti.kind == TARGET_DIR)
+		snprintf(lay->file, sizeof(lay->file), "%.*s/%s", PATH_MAX - 16,
+			 c->stage.scratch, c->stage.where.data.name);
+	lay->laid_out = c->stage.laid_out_ns > 0;
+	lay->laid_out_bytes = c->stage.laid_out_bytes;
+	lay->laid_out_ns = c->stage.laid_out_ns;
+}
+
 /* The stage (claim, scratch, layout, O_DIRECT), and the settings echo. */
 static int do_stage(struct run_ctx *c)
 {
 	struct stage_in in = { .plan = &c->plan, .e = c->e, .ti = &c->ti, .size = c->size,
 			       .seed = c->s.seed, .checkable = plan_checks(&c->plan),
-			       .stop = &interrupted,
+			       .lay_out = lay_out_reads(c), .stop = &interrupted,
 			       .progress = c->progress ? cli_progress_layout : NULL,
 			       .progress_arg = (void *)c->ti.path };
 	char err[768];
@@ -570,6 +611,7 @@ static int do_stage(struct run_ctx *c)
 		/* the stage tried the data file itself: its word is final */
 		c->ti.direct_io = c->r.target.direct_io = 0;
 	}
+	open_layout(c);
 	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&c->s, &c->r);
 	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
@@ -647,6 +689,24 @@ static void trim_before(struct run_ctx *c, const struct test_spec *t, const char
 	c->trim_warned = true;
 }
 
+/* After a read test's first run: did its reads go over unwritten space?
+ * What could not be checked says why (the result keeps it). */
+static void check_unwritten(struct run_ctx *c, const struct test_spec *t,
+			    struct test_result *tr)
+{
+	struct unwritten *u = &tr->unwritten;
+
+	if (!wl_reads_data(t->wl))
+		return;
+	if (c->e->flags & ENGINE_F_NO_IO) {
+		*u = (struct unwritten){ .applies = true };
+		snprintf(u->why, sizeof(u->why), "the %s engine moves no data", c->e->name);
+		return;
+	}
+	unwritten_check(&c->stage.where.data, c->layout_fd, &c->r.read_layout,
+			&tr->read_extent, c->ti.logical_block_size, t->seed, u);
+}
+
 /* One test of one pass into the result: 0, -EINTR (stopped; a short run
  * after pass 1 is dropped), or -errno after saying why it could not run. */
 static int run_one(struct run_ctx *c, unsigned i)
@@ -706,6 +766,8 @@ static int run_one(struct run_ctx *c, unsigned i)
 	}
 	snprintf(tr.name, sizeof(tr.name), "%s", name);
 	result_finish(&tr);
+	if (!c->pass)
+		check_unwritten(c, t, &tr);
 	/*
 	 * Ctrl-C cut this run short. In pass 1 it is the test's only run and
 	 * is kept, as without --repeat: what was measured is reported. In a
@@ -900,6 +962,7 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 
 	memset(&c, 0, sizeof(c));
 	c.stage.claim = -1;
+	c.layout_fd = -1;
 	c.h = h;
 	c.silent = h && !h->root;
 	record_command(&c.r, argc, argv);
@@ -937,6 +1000,8 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 	if (status == EXIT_OK || status == EXIT_RUNTIME || status == 128 + SIGINT)
 		status = do_report(&c, status);
 	/* One way out: whatever was taken is given back. */
+	if (c.layout_fd >= 0)
+		close(c.layout_fd);
 	stage_release(&c.stage);
 	result_free(&c.r);
 	profile_free(&c.prof);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "safety.h"
 #include "stage.h"
 
@@ -78,6 +79,24 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 				return stage_fail(st, ret);
 			}
 		}
+	}
+	if (in->lay_out && ti->kind != TARGET_DIR) {
+		uint64_t t0 = clock_ns();
+
+		ret = target_layout(&st->where.data, in->size, 1u << 20, in->seed, in->checkable,
+				    in->stop, in->progress, in->progress_arg);
+		if (ret == -EINTR) {
+			snprintf(err, errlen, "interrupted while laying out the read region: "
+				 "nothing was measured");
+			return stage_fail(st, ret);
+		}
+		if (ret) {
+			snprintf(err, errlen, "%s: laying out the read region: %s", ti->path,
+				 strerror(-ret));
+			return stage_fail(st, ret);
+		}
+		st->laid_out_bytes = in->size;
+		st->laid_out_ns = clock_ns() - t0;
 	}
 	if (plan_direct(p) && (ti->direct_via_cache || !direct_works(&st->where.data))) {
 		if (in->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY)) {

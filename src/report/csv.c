@@ -19,7 +19,7 @@ static const char *const csv_columns[] = {
 	"lat_p99.9_ns", "lat_p99.99_ns", "lat_max_ns",
 	"cpu_user_pct", "cpu_sys_pct", "cpu_usec_per_op",
 	"device_read_bytes", "device_write_bytes", "cached", "errors",
-	"runs", "iops_cv",
+	"runs", "iops_cv", "unwritten", "unwritten_share",
 };
 #define NCOLS (sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -104,6 +104,15 @@ int report_csv(FILE *f, const struct run_result *r)
 		 * run, empty when the result has no runs). */
 		if (t->nruns)
 			fprintf(f, "%.6f", t->summary.iops.cv);
+		/* Read unwritten space: true (flagged) or false, with the larger
+		 * of the allocation's and the sample's share; both empty for a
+		 * test that reads no data or could not be checked. */
+		putc(',', f);
+		if (t->unwritten.applies && (t->unwritten.checked || t->unwritten.layout_valid))
+			fprintf(f, "%s,%.4f", t->unwritten.flagged ? "true" : "false",
+				unwritten_worst(&t->unwritten));
+		else
+			putc(',', f);
 		putc('\n', f);
 	}
 	if (fflush(f) || ferror(f))

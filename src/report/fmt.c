@@ -119,6 +119,34 @@ const char *report_cost_note(const struct test_result *t, char *buf, size_t len)
 	return buf;
 }
 
+const char *report_unwritten_note(const struct test_result *t, const struct read_layout *l,
+				  char *buf, size_t len)
+{
+	const struct unwritten *u = &t->unwritten;
+	char lay[PATH_MAX + 160] = "", smp[200] = "";
+
+	buf[0] = '\0';
+	if (!u->applies)
+		return buf;
+	if (u->layout_valid)
+		snprintf(lay, sizeof(lay), "%.1f %% of its region unallocated in %s (%s)",
+			 100 * u->layout_share, l && l->file[0] ? l->file : "its file",
+			 l && l->source[0] ? l->source : "allocation");
+	if (u->checked)
+		snprintf(smp, sizeof(smp), "%u of %u sampled blocks blank, zeros or one "
+			 "pattern (%.1f %%, 95 %% CI %.1f-%.1f %%)", u->blank, u->sampled,
+			 100 * u->share, 100 * u->lo, 100 * u->hi);
+	else
+		snprintf(smp, sizeof(smp), "sample not checked: %s", u->why);
+	if (u->flagged)
+		snprintf(buf, len, "UNWRITTEN: %s%s%s", lay, lay[0] ? "; " : "", smp);
+	else if (!u->checked && !u->layout_valid)
+		snprintf(buf, len, "unwritten space: not checked: %s", u->why);
+	else
+		snprintf(buf, len, "unwritten space: %s%s%s", lay, lay[0] ? "; " : "", smp);
+	return buf;
+}
+
 const char *report_verify_note(const struct test_result *t, char *buf, size_t len)
 {
 	const struct verify_sum *v = &t->verify;

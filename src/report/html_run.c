@@ -209,6 +209,12 @@ static void summary_row(struct svg *w, const struct test_result *t, unsigned idx
 	if (t->cached)
 		badge(w, "cached", "its reads did not reach the device: page-cache numbers",
 		      "cached");
+	if (t->unwritten.flagged) {
+		snprintf(b, sizeof(b), "unwritten %.0f %%", 100 * unwritten_worst(&t->unwritten));
+		badge(w, "errors", "it read unwritten space (holes, never-written or trimmed "
+		      "blocks), which reads back as zeros without touching the disk: not the "
+		      "disk's speed; write the region first, or use --destructive", b);
+	}
 	if (t->errors) {
 		snprintf(b, sizeof(b), "%" PRIu64 " errors", t->errors);
 		badge(w, "errors", "failed or short I/Os", b);
@@ -263,13 +269,31 @@ static void page_notes(struct svg *w, const struct run_result *r)
 	char line[PATH_MAX], a[32], b[32];
 	bool head = false;
 
+	if (r->read_layout.laid_out) {
+		svg_printf(w, "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n<li>");
+		head = true;
+		snprintf(line, sizeof(line), "laid out: %s MB of %.*s written before the read "
+			 "tests (--destructive), in %.1f s, so that they read data, not unwritten "
+			 "space", report_fmt_dec3((double)r->read_layout.laid_out_bytes / 1e6, a,
+						  sizeof(a)), PATH_MAX / 2, r->target.path,
+			 (double)r->read_layout.laid_out_ns / 1e9);
+		svg_esc(w, line, sizeof(line));
+		svg_printf(w, "</li>\n");
+	}
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct test_result *t = &r->tests[i];
-		const char *what[6] = { NULL };
-		char lines[6][320];
-		unsigned n = 0;
+		const char *what[7] = { NULL };
+		char lines[7][PATH_MAX / 4 + 320];
+		unsigned n = 0, warn = 0;
 
+		if (t->unwritten.applies) {
+			report_unwritten_note(t, &r->read_layout, lines[n], sizeof(lines[n]));
+			warn |= t->unwritten.flagged ? 1u << n : 0;
+			what[n] = lines[n];
+			n++;
+		}
 		if (t->cached) {
+			warn |= 1u << n;
 			snprintf(lines[n], sizeof(lines[n]), "cached: reads did not reach the device "
 				 "(%s MB read from the device for %s MB requested)",
 				 report_fmt_dec3((double)t->dev_read_bytes / 1e6, a, sizeof(a)),
@@ -307,7 +331,7 @@ static void page_notes(struct svg *w, const struct run_result *r)
 				head = true;
 			}
 			snprintf(line, sizeof(line), "%.*s: %s", FLD(t->name), what[k]);
-			svg_printf(w, "<li%s>", t->cached && !k ? " class=\"warn\"" : "");
+			svg_printf(w, "<li%s>", warn & (1u << k) ? " class=\"warn\"" : "");
 			svg_esc(w, line, sizeof(line));
 			svg_printf(w, "</li>\n");
 		}

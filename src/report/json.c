@@ -459,6 +459,58 @@ static void json_window(struct jw *w, const struct test_result *t)
 	jw_u64(w, "stalls_missed", t->stalls_missed);
 }
 
+/* "unwritten": did a read test read space never written (unwritten.h);
+ * absent for a test that reads no data. share and interval are the
+ * sample's (Wilson 95 %), layout_share the region's allocation (null when
+ * it could not be read). */
+static void json_unwritten(struct jw *w, const struct unwritten *u)
+{
+	jw_open(w, "unwritten", '{', false);
+	jw_bool(w, "checked", u->checked);
+	jw_cstr(w, "method", !u->checked ? (u->layout_valid ? "seek_hole" : "none") :
+		u->layout_valid ? "seek_hole+sample" : "sample");
+	if (u->checked) {
+		jw_fixed(w, "share", u->share, 4);
+		jw_open(w, "interval", '[', true);
+		jw_fixed(w, NULL, u->lo, 4);
+		jw_fixed(w, NULL, u->hi, 4);
+		jw_close(w, ']');
+		jw_u64(w, "sampled_blocks", u->sampled);
+		jw_u64(w, "blank_blocks", u->blank);
+		jw_u64(w, "block_bytes", u->block_bytes);
+	} else {
+		jw_field(w, "reason", u->why);
+	}
+	jw_u64(w, "region_bytes", u->region_bytes);
+	if (u->layout_valid)
+		jw_fixed(w, "layout_share", u->layout_share, 6);
+	else
+		jw_null(w, "layout_share");
+	jw_bool(w, "flagged", u->flagged);
+	jw_close(w, '}');
+}
+
+/* "read_layout": where the read tests' allocation was read from. */
+static void json_read_layout(struct jw *w, const struct read_layout *l)
+{
+	jw_open(w, "read_layout", '{', false);
+	jw_bool(w, "checked", l->checked);
+	jw_field(w, "source", l->source);
+	jw_field(w, "file", l->file);
+	jw_u64(w, "offset_bytes", l->offset);
+	if (!l->checked)
+		jw_field(w, "reason", l->why);
+	if (l->laid_out) {
+		jw_open(w, "laid_out", '{', true);
+		jw_u64(w, "bytes", l->laid_out_bytes);
+		jw_u64(w, "time_ns", l->laid_out_ns);
+		jw_close(w, '}');
+	} else {
+		jw_null(w, "laid_out");
+	}
+	jw_close(w, '}');
+}
+
 static void json_test(struct jw *w, const struct test_result *t, const struct target_info *ti)
 {
 	jw_open(w, NULL, '{', false);
@@ -567,6 +619,8 @@ static void json_test(struct jw *w, const struct test_result *t, const struct ta
 		jw_double(w, "bytes_per_sec_after", t->cliff.rate_after);
 		jw_close(w, '}');
 	}
+	if (t->unwritten.applies)
+		json_unwritten(w, &t->unwritten);
 	/* --trim: what was discarded before the test */
 	if (t->trim.method) {
 		jw_open(w, "trim", '{', true);
@@ -653,6 +707,8 @@ int report_json(FILE *f, const struct run_result *r)
 	json_xbench(&w, &r->xbench);
 	if (r->precondition.done)
 		json_precondition(&w, &r->precondition);
+	if (r->read_layout.known)
+		json_read_layout(&w, &r->read_layout);
 
 	jw_open(&w, "warnings", '[', false);
 	for (i = 0; i < r->nwarnings; i++)

@@ -214,6 +214,11 @@ static void text_row(const struct test_result *t, struct row *row)
 		snprintf(row->c[C_MBS], L, "-");
 	else
 		report_fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
+	/* beside the figure: it read unwritten space (the notes say how much) */
+	if (t->unwritten.flagged) {
+		strncat(row->c[C_IOPS], "!", L - strlen(row->c[C_IOPS]) - 1);
+		strncat(row->c[C_MBS], "!", L - strlen(row->c[C_MBS]) - 1);
+	}
 	fmt_pct(t, has_lat, "50", row->c[C_P50], L);
 	fmt_pct(t, has_lat, "99", row->c[C_P99], L);
 	fmt_pct(t, has_lat, "99.9", row->c[C_P999], L);
@@ -335,6 +340,7 @@ static void text_table(struct textw *w, const struct run_result *r)
 static bool has_notes(const struct test_result *t)
 {
 	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
+	       t->unwritten.flagged ||
 	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
 	       t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
 }
@@ -439,9 +445,9 @@ static void text_shared_notes(struct textw *w, const struct run_result *r)
 
 /* A test's own notes (text_shared_notes says the shared ones). A drift is
  * a warning, said there once. */
-static void text_notes(struct textw *w, const struct test_result *t)
+static void text_notes(struct textw *w, const struct run_result *r, const struct test_result *t)
 {
-	char a[32], b[32], line[320];
+	char a[32], b[32], line[PATH_MAX + 512];
 
 	if (t->direct_refused)
 		text_line(w, "  ", 4, "%.*s: O_DIRECT refused by the file system: it ran "
@@ -458,6 +464,9 @@ static void text_notes(struct textw *w, const struct test_result *t)
 			  wl_find(t->workload)->cache_ok ? "read from the page cache, as it is "
 			  "built to" : "cached: reads did not reach the device",
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
+	if (t->unwritten.flagged)
+		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
+			  report_unwritten_note(t, &r->read_layout, line, sizeof(line)));
 	if (t->steady_max_rounds)
 		text_steady(w, t);
 	if (t->engine_note[0])
@@ -486,6 +495,76 @@ static void text_notes(struct textw *w, const struct test_result *t)
 	else if (t->errors)	/* errno 0: the op completed short */
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: short transfer at offset %"
 			  PRIu64 ")", FLD(t->name), t->errors, t->first_error_offset);
+}
+
+/*
+ * The read tests' unwritten-space check in a few lines: what was laid out
+ * first, the tests checked and none flagged (a flagged one has its note),
+ * the allocation that could not be read, and the tests not checked,
+ * grouped by why.
+ */
+static void text_unwritten(struct textw *w, const struct run_result *r)
+{
+	const struct read_layout *l = &r->read_layout;
+	unsigned nchecked = 0, nflagged = 0, nlay = 0;
+	double most = 0;
+	char a[32];
+
+	if (l->laid_out)
+		text_line(w, "", 2, "laid out: %s MB of %s written before the read tests "
+			  "(--destructive), in %.1f s, so that they read data, not unwritten space",
+			  fmt_mb(l->laid_out_bytes, a, sizeof(a)), r->target.path,
+			  (double)l->laid_out_ns / 1e9);
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct unwritten *u = &r->tests[i].unwritten;
+
+		if (!u->applies || !(u->checked || u->layout_valid))
+			continue;
+		nchecked++;
+		nflagged += u->flagged;
+		nlay += u->layout_valid;
+		if (u->checked && u->share > most)
+			most = u->share;
+		if (u->layout_valid && u->layout_share > most)
+			most = u->layout_share;
+	}
+	if (nchecked && !nflagged)
+		text_line(w, "", 2, "unwritten space: %u read test%s checked (%u blocks sampled "
+			  "each%s%s), none flagged: at most %.1f %% of a region was unwritten "
+			  "(flagged from %.0f %%)", nchecked, nchecked == 1 ? "" : "s",
+			  UNWRITTEN_SAMPLES, nlay ? ", and the allocation of " : "",
+			  nlay ? l->file : "", 100 * most, 100 * UNWRITTEN_FLAG);
+	if (l->known && !l->checked && l->source[0] && nchecked)
+		text_line(w, "", 2, "unwritten space: the allocation was not read (%s); the "
+			  "sample alone was checked", l->why);
+	/* not checked, one line per reason */
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct unwritten *u = &r->tests[i].unwritten;
+		char names[512] = "";
+		size_t used = 0;
+		bool seen = false;
+
+		if (!u->applies || u->checked || u->layout_valid)
+			continue;
+		for (unsigned k = 0; k < i && !seen; k++) {
+			const struct unwritten *v = &r->tests[k].unwritten;
+
+			seen = v->applies && !v->checked && !v->layout_valid &&
+			       !strcmp(v->why, u->why);
+		}
+		if (seen)
+			continue;
+		for (unsigned k = i; k < r->ntests; k++) {
+			const struct unwritten *v = &r->tests[k].unwritten;
+
+			if (v->applies && !v->checked && !v->layout_valid &&
+			    !strcmp(v->why, u->why) && used < sizeof(names))
+				used += (size_t)snprintf(names + used, sizeof(names) - used,
+							 "%s%.*s", used ? ", " : "",
+							 FLD(r->tests[k].name));
+		}
+		text_line(w, "", 2, "unwritten space: not checked: %s (%s)", u->why, names);
+	}
 }
 
 /* ---- hdparm's own lines ------------------------------------------------------ */
@@ -582,7 +661,7 @@ static void text_precondition(struct textw *w, const struct run_precondition *p)
 int report_text(FILE *f, const struct run_result *r)
 {
 	struct textw w = { .f = f };
-	bool notes = false;
+	bool notes = false, unwritten = false;
 	char b[32];
 	unsigned i;
 
@@ -593,7 +672,13 @@ int report_text(FILE *f, const struct run_result *r)
 
 	if (r->ntests)
 		text_table(&w, r);
-	else
+	for (i = 0; i < r->ntests; i++)
+		unwritten |= r->tests[i].unwritten.flagged;
+	if (unwritten)
+		text_line(&w, "! ", 2, "read unwritten space (see notes): not the disk's speed; "
+			  "write the region first, or use --destructive, which lays it out before "
+			  "the read tests");
+	if (!r->ntests)
 		text_line(&w, "", 0, "no tests were run");
 
 	for (i = 0; i < r->ntests; i++)
@@ -603,8 +688,9 @@ int report_text(FILE *f, const struct run_result *r)
 		text_line(&w, "", 0, "notes:");
 		text_shared_notes(&w, r);
 		for (i = 0; i < r->ntests; i++)
-			text_notes(&w, &r->tests[i]);
+			text_notes(&w, r, &r->tests[i]);
 	}
+	text_unwritten(&w, r);
 	report_text_ranks(&w, r);
 	report_text_figures(&w, r);
 	text_hdparm(&w, r);

@@ -110,6 +110,26 @@ static void loop_page_cache(struct run_result *r)
 				   "these tests", names);
 }
 
+/* Read tests that read unwritten space (UNWRITTEN_FLAG or more of it, by
+ * the allocation or the sample): flagged, and one warning naming them. */
+static void unwritten_reads(struct run_result *r)
+{
+	struct warn_group g = { 0 };
+
+	for (unsigned i = 0; i < r->ntests; i++) {
+		struct test_result *t = &r->tests[i];
+		struct unwritten *u = &t->unwritten;
+
+		u->flagged = u->applies && (u->checked || u->layout_valid) &&
+			     unwritten_worst(u) >= UNWRITTEN_FLAG;
+		if (u->flagged)
+			group_add(&g, t, "%.0f %%", 100 * unwritten_worst(u));
+	}
+	group_say(r, &g, "read unwritten space (holes, never-written or trimmed blocks read "
+		  "back as zeros without touching the disk): not the disk's speed; write the "
+		  "region first, or use --destructive, which lays it out before the read tests");
+}
+
 /* Tests whose busiest job kept its CPU near full (ANNOTATE_TOOL_BOUND_PCT):
  * one warning naming them, each with how busy. Not the tests that measure
  * that CPU (wl->cpu_bound: per-char I/O, metadata calls). */
@@ -362,6 +382,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		result_add_warning(r, "a cgroup limits this process's I/O on the target (%.*s): "
 				   "a test that reached the limit measured it, not the device",
 				   (int)sizeof(ti->io_limit), ti->io_limit);
+	unwritten_reads(r);
 	if (r->ntests && !r->tests[0].dev_valid && in->moves_data)
 		result_add_warning(r, "%s has no block device counters (%s): whether the I/O "
 				   "reached a disk cannot be checked", ti->path,

@@ -598,6 +598,49 @@ static int load_verify(struct ld *l, const char *w, json_t *o, struct verify_sum
 	return 0;
 }
 
+/* "unwritten" of a read test (newer than the rest: absent in older
+ * results and for tests that read no data). */
+static int load_unwritten(struct ld *l, const char *w, json_t *o, struct unwritten *u)
+{
+	json_t *uo = json_object_get(o, "unwritten"), *iv, *ls;
+	char w2[64];
+
+	if (!uo)
+		return 0;
+	snprintf(w2, sizeof(w2), "%s.unwritten", w);
+	if (!json_is_object(uo))
+		return wrong(l, w, "unwritten", "an object");
+	u->applies = true;
+	if (get_bool(l, w2, uo, "checked", &u->checked) ||
+	    get_u64(l, w2, uo, "region_bytes", &u->region_bytes) ||
+	    get_bool(l, w2, uo, "flagged", &u->flagged))
+		return -EINVAL;
+	ls = json_object_get(uo, "layout_share");
+	u->layout_valid = ls && !json_is_null(ls);
+	if (u->layout_valid && get_real(l, w2, uo, "layout_share", &u->layout_share))
+		return -EINVAL;
+	if (u->layout_valid && !(u->layout_share >= 0 && u->layout_share <= 1))
+		return wrong(l, w2, "layout_share", "a share in [0, 1] or null");
+	if (!u->checked)
+		return get_str(l, w2, uo, "reason", u->why, sizeof(u->why)) ? -EINVAL : 0;
+	if (get_real(l, w2, uo, "share", &u->share) ||
+	    get_u32(l, w2, uo, "sampled_blocks", &u->sampled) ||
+	    get_u32(l, w2, uo, "blank_blocks", &u->blank) ||
+	    get_u32(l, w2, uo, "block_bytes", &u->block_bytes) ||
+	    get_arr(l, w2, uo, "interval", &iv))
+		return -EINVAL;
+	if (json_array_size(iv) != 2 || !json_is_number(json_array_get(iv, 0)) ||
+	    !json_is_number(json_array_get(iv, 1)))
+		return wrong(l, w2, "interval", "two numbers");
+	u->lo = json_number_value(json_array_get(iv, 0));
+	u->hi = json_number_value(json_array_get(iv, 1));
+	if (!(u->share >= 0 && u->share <= 1) || !(u->lo >= 0 && u->lo <= u->hi && u->hi <= 1))
+		return wrong(l, w2, "share", "a share in [0, 1] within its interval");
+	if (u->blank > u->sampled)
+		return wrong(l, w2, "blank_blocks", "at most sampled_blocks");
+	return 0;
+}
+
 /* A coordinated run's test (diskbench-mpi): each rank's share, when the
  * result has them (newer than the rest, and only from diskbench-mpi). */
 static int load_test_ranks(struct ld *l, const char *w, json_t *o, struct test_result *t)
@@ -889,7 +932,8 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 			return -EINVAL;
 	}
 
-	if (load_verify(l, w, o, &t->verify) || load_stalls(l, w, o, t))
+	if (load_verify(l, w, o, &t->verify) || load_stalls(l, w, o, t) ||
+	    load_unwritten(l, w, o, &t->unwritten))
 		return -EINVAL;
 
 	if (get_u64(l, w, o, "errors", &t->errors) ||
@@ -1055,6 +1099,31 @@ static int load_precondition(struct ld *l, json_t *root, struct run_precondition
 	return 0;
 }
 
+/* "read_layout": newer than the rest, only with read tests. */
+static int load_read_layout(struct ld *l, json_t *root, struct read_layout *p)
+{
+	const char *w = "read_layout";
+	json_t *o = json_object_get(root, w), *lo;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return wrong(l, "", w, "an object");
+	if (get_bool(l, w, o, "checked", &p->checked) ||
+	    get_str(l, w, o, "source", p->source, sizeof(p->source)) ||
+	    get_str(l, w, o, "file", p->file, sizeof(p->file)) ||
+	    get_u64(l, w, o, "offset_bytes", &p->offset) ||
+	    (!p->checked && get_str(l, w, o, "reason", p->why, sizeof(p->why))) ||
+	    get_obj(l, w, o, "laid_out", true, &lo))
+		return -EINVAL;
+	if (lo && (get_u64(l, "read_layout.laid_out", lo, "bytes", &p->laid_out_bytes) ||
+		   get_u64(l, "read_layout.laid_out", lo, "time_ns", &p->laid_out_ns)))
+		return -EINVAL;
+	p->laid_out = lo != NULL;
+	p->known = true;
+	return 0;
+}
+
 static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
 {
 	json_t *a, *v;
@@ -1097,7 +1166,8 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
 	if (load_tests(l, root, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
-	    load_precondition(l, root, &r->precondition) || load_warnings(l, root, r))
+	    load_precondition(l, root, &r->precondition) ||
+	    load_read_layout(l, root, &r->read_layout) || load_warnings(l, root, r))
 		return -EINVAL;
 	return 0;
 }
