@@ -100,6 +100,13 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 	tr->dev_read_bytes = tr->dev_write_bytes = 0;
 	tr->cpu_user_pct = tr->cpu_sys_pct = 0;
 	tr->cpu_job_max_pct = 0;
+	/* The stall watch is one process's (runner.h), and the ranks' stalls
+	 * are not gathered (yet): a test of several ranks says nothing of
+	 * them (no "window", no "stalls"), rather than rank 0's as all's. */
+	if (m->size > 1) {
+		tr->stall_bound_ns = tr->window_span_ns = 0;
+		tr->nstalls = tr->stalls_missed = 0;
+	}
 	tr->syscalls_valid = true;
 	tr->syscalls = 0;
 	tr->first_errno = 0;
