@@ -13,11 +13,16 @@ make_tmpdir /dev/shm
 T=$TMP_DIR
 mkdir "$T/d"
 
-# Rounds of 1 s; the signal 1.5 s in, in round 2 (on a slow machine round
-# 1 may still run: that case has its own words, checked below).
+# Rounds of 1 s; the signal 1.5 s after round 1's job appeared, in round 2
+# (on a slow machine round 1 may still run: that case has its own words,
+# checked below).
 "$DISKBENCH" --engine null --test rand-read --qd 1 --runtime 1s --ramp 0 --steady-state \
 	--max-rounds 6 --json "$T/r.json" "$T/d" >"$T/out" 2>"$T/err" &
 pid=$!
+for i in $(seq 500); do
+	grep -qx diskbench-j0 /proc/"$pid"/task/*/comm 2>/dev/null && break
+	sleep 0.01
+done
 sleep 1.5
 kill -INT "$pid"
 wait "$pid"
