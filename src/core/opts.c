@@ -123,7 +123,8 @@ static const struct opt_def opt_table[] = {
 	  .help = "meta-*: fsync each file after writing it" },
 	{ .name = "destructive", .arg = "[=DEV]", .kind = OPT_OPT_STR, .off = F(destructive),
 	  .echo = true, .scope = SC_CLI,
-	  .help = "allow writes to a device or an existing file; =DEV also overrides a signature" },
+	  .help = "allow writes to a device or an existing file, laying out the read tests' region "
+		  "first; =DEV also overrides a signature" },
 	{ .name = "max-fill", .arg = "PCT", .kind = OPT_COUNT, .off = F(max_fill),
 	  .min = 1, .max = 100, .echo = true, .scope = SC_RUN,
 	  .help = "never fill a directory's fs (space, inodes) past PCT % (default: 90)" },
