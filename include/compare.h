@@ -117,6 +117,10 @@ struct compare_test {
 	/* The parameters that make two tests comparable and differ here, e.g.
 	 * "engine sync -> io_uring, jobs 1 -> 4"; "" when none does. */
 	char mismatch[256];
+	/* Why a side's runs failed ("after: 7 I/O errors", "before: no I/O
+	 * completed"), "" when neither did: a failed side measured no
+	 * setting's speed, so the test takes no verdict. */
+	char failed[128];
 };
 
 /* A fact or setting that differs between the two results. before or after
@@ -136,7 +140,8 @@ struct compare_pair {
 	unsigned nonly_before, nonly_after;
 	struct compare_diff *diffs;
 	unsigned ndiffs;
-	/* Over the matched tests with an IOPS ratio > 0: their count, the
+	/* Over the matched tests with an IOPS ratio > 0 and no failed side
+	 * (compare_test.failed): their count, the
 	 * geometric mean of those ratios (NaN when none), and the index in
 	 * tests[] of the lowest and the highest ratio (-1 when none).
 	 * all_lost: every one of those ratios is below 1, so the best is only
@@ -153,6 +158,7 @@ struct compare_pair {
 	 * throughput verdicts (IOPS) by kind over the matched tests. */
 	unsigned family;
 	unsigned nbetter, nworse, nsame, nunjudged;
+	unsigned nfailed;	/* of the unjudged: tests a side of which failed */
 	/* The same counts of the p99 verdicts (lower latency is better). */
 	unsigned p99_better, p99_worse, p99_same, p99_unjudged;
 	/* The throughput verdicts together, and the headline that opens the

@@ -65,6 +65,11 @@ static void json_test(struct jw *w, const struct compare_test *t)
 		jw_field(w, "mismatch", t->mismatch);
 	else
 		jw_null(w, "mismatch");
+	/* a side whose runs failed: no verdict */
+	if (t->failed[0])
+		jw_field(w, "failed", t->failed);
+	else
+		jw_null(w, "failed");
 	jw_open(w, "metrics", '{', false);
 	for (m = 0; m < CMP_NMETRICS; m++)
 		json_value(w, m, &t->m[m]);
@@ -143,6 +148,7 @@ static void json_pair(struct jw *w, const struct compare_pair *p)
 	jw_u64(w, "worse", p->nworse);
 	jw_u64(w, "unchanged", p->nsame);
 	jw_u64(w, "not_judged", p->nunjudged);
+	jw_u64(w, "failed", p->nfailed);
 	jw_field(w, "words", p->words);
 	jw_u64(w, "p99_better", p->p99_better);
 	jw_u64(w, "p99_worse", p->p99_worse);

@@ -133,9 +133,9 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 			 t->before->name, t->mismatch[0] ? "!" : "");
 		textw_raw(o, "%-*.*s %-25s %-9s %-25s %s", (int)w, (int)w, name,
 			  fmt_interval(&t->m[CMP_IOPS], ti, sizeof(ti)),
-			  verdict_word(&t->m[CMP_IOPS], true),
+			  t->failed[0] ? "failed" : verdict_word(&t->m[CMP_IOPS], true),
 			  fmt_interval(&t->m[CMP_LAT_P99], li, sizeof(li)),
-			  verdict_word(&t->m[CMP_LAT_P99], false));
+			  t->failed[0] ? "failed" : verdict_word(&t->m[CMP_LAT_P99], false));
 		low |= t->m[CMP_IOPS].low_confidence || t->m[CMP_LAT_P99].low_confidence;
 	}
 	if (p->family)
@@ -153,6 +153,17 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 	if (low)
 		textw_raw(o, "low conf.: fewer than %d runs on a side: (min..max) of the runs' "
 			  "ratios, and no verdict.", COMPARE_MIN_RUNS);
+	for (i = 0; i < p->ntests; i++) {
+		t = &p->tests[i];
+		if (!t->failed[0])
+			continue;
+		snprintf(note, sizeof(note), "failed: %.*s: %s; its runs measured no setting, so "
+			 "it takes no verdict.", (int)sizeof(t->before->name), t->before->name,
+			 t->failed);
+		textw_start(o, "");
+		textw_words(o, note, " ");
+		textw_nl(o);
+	}
 }
 
 static void text_only(struct textw *o, const char *what, const struct test_result *const *t,

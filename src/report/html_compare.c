@@ -311,6 +311,13 @@ static void table_metric(struct svg *w, const struct compare_test *t, enum compa
 	else
 		snprintf(c, sizeof(c), "%.2f [%.2f, %.2f]", v->med_ratio, v->lo, v->hi);
 	value_cell(w, m, "median_ratio", v->med_ratio, c);
+	if (t->failed[0]) {
+		/* a failed side: no verdict, and why */
+		svg_printf(w, "<td class=\"%s\" title=\"", verdict_class(v));
+		svg_esc(w, t->failed, sizeof(t->failed));
+		svg_printf(w, "\">failed</td>");
+		return;
+	}
 	svg_printf(w, "<td class=\"%s\">%s</td>", verdict_class(v),
 		   v->verdict == CMP_UNJUDGED ? (v->low_confidence && v->nbefore && v->nafter ?
 		   "low conf." : "-") : v->verdict == CMP_SAME ? "~" :

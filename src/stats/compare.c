@@ -161,9 +161,10 @@ static bool judged(const struct compare_test *t, enum compare_metric m)
 {
 	const struct compare_value *v = &t->m[m];
 
-	return compare_judged(m) && !t->mismatch[0] && !v->low_confidence &&
+	return compare_judged(m) && !t->mismatch[0] && !t->failed[0] && !v->low_confidence &&
 	       !isnan(v->med_ratio);
 }
+
 
 /* The interval and verdict of metric m of test number i at level. */
 static void compare_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
@@ -201,6 +202,24 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+/* Why test b (before) or a (after) failed, into buf ("" when neither):
+ * I/O errors, or no I/O at all. */
+static void failed(const struct test_result *b, const struct test_result *a, char *buf,
+		   size_t len)
+{
+	const struct test_result *side[2] = { b, a };
+	static const char *const name[2] = { "before", "after" };
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < 2; i++) {
+		if (side[i]->errors)
+			append(buf, len, "%s%s: %" PRIu64 " I/O error%s", buf[0] ? "; " : "",
+			       name[i], side[i]->errors, side[i]->errors == 1 ? "" : "s");
+		else if (!side[i]->ops && !(side[i]->iops > 0))
+			append(buf, len, "%s%s: no I/O completed", buf[0] ? "; " : "", name[i]);
+	}
 }
 
 /* What makes two tests of the same name measure different things. */
@@ -332,9 +351,14 @@ static void pair_words(struct compare_pair *p, const char *before_label)
 		       p->nsame == 1 ? "" : "s");
 	if (p->nsame)
 		sep = "; ";
-	if (p->nunjudged)
+	if (p->nunjudged > p->nfailed)
 		append(p->words, sizeof(p->words), "%s%u not judged (fewer than %d runs on a side)",
-		       sep, p->nunjudged, COMPARE_MIN_RUNS);
+		       sep, p->nunjudged - p->nfailed, COMPARE_MIN_RUNS);
+	if (p->nunjudged > p->nfailed)
+		sep = "; ";
+	if (p->nfailed)
+		append(p->words, sizeof(p->words), "%s%u not judged (a side's runs failed: I/O "
+		       "errors or no I/O)", sep, p->nfailed);
 	if (!p->ntests)
 		append(p->words, sizeof(p->words), ": no test ran on both sides");
 }
@@ -478,10 +502,11 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 		for (m = 0; m < CMP_NMETRICS; m++) {
 			struct compare_value *v = &t->m[m];
 
-			if (!v->low_confidence && !isnan(v->med_ratio) &&
+			if (!v->low_confidence && !isnan(v->med_ratio) && !t->failed[0] &&
 			    (!compare_judged(m) || judged(t, m)))
 				compare_interval(t, i, m, level, noise, v);
 		}
+		p->nfailed += t->failed[0] != '\0';
 		switch (t->m[CMP_IOPS].verdict) {
 		case CMP_BETTER: p->nbetter++; break;
 		case CMP_WORSE: p->nworse++; break;
@@ -563,6 +588,16 @@ static void pair_headline(struct compare_pair *p, double noise)
 		append(h, len, "no test ran on both sides.");
 		return;
 	}
+	if (p->outcome == CMP_OUT_UNJUDGED && p->nfailed) {
+		/* a failed side measured nothing: no figures to tell either */
+		append(h, len, "%u of %u test%s failed on a side (I/O errors or no I/O), so they "
+		       "take no verdict", p->nfailed, p->ntests, p->ntests == 1 ? "" : "s");
+		if (p->nfailed == p->ntests) {
+			append(h, len, "; run them again on a working device.");
+			return;
+		}
+		append(h, len, "; the others: ");
+	}
 	if (p->outcome == CMP_OUT_UNJUDGED) {
 		for (i = 0; i < p->ntests; i++) {
 			double r = p->tests[i].m[CMP_IOPS].ratio;
@@ -604,6 +639,8 @@ static void pair_headline(struct compare_pair *p, double noise)
 		append(h, len, ", %u unchanged (~)", p->nsame);
 	if (p->nunjudged)
 		append(h, len, ", %u not judged", p->nunjudged);
+	if (p->nfailed)
+		append(h, len, " (%u failed on a side)", p->nfailed);
 	if (!pj)
 		append(h, len, "; p99 latency not judged");
 	else if (!p->p99_better && !p->p99_worse)
@@ -655,10 +692,12 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 			compare_runs(t->before, t->after, m, &t->m[m]);
 		}
 		mismatch(t->before, t->after, t->mismatch, sizeof(t->mismatch));
+		failed(t->before, t->after, t->failed, sizeof(t->failed));
 		if (t->before->nruns < 2 || t->after->nruns < 2)
 			p->repeats = false;
 		r = t->m[CMP_IOPS].ratio;
-		if (!(r > 0) || isinf(r))
+		/* a failed side's figure is no speed: not in the mean either */
+		if (!(r > 0) || isinf(r) || t->failed[0])
 			continue;
 		p->nratios++;
 		logsum += log(r);

@@ -471,6 +471,55 @@ static void test_all_lost_and_mixed(void **state)
 	result_free(&r[1]);
 }
 
+/* A side whose runs failed (I/O errors, no I/O) takes no verdict, is
+ * left out of the mean, and the headline says why; the others still do. */
+static void test_failed_side(void **state)
+{
+	struct run_result r[2] = { 0 };
+	const struct compare_pair *p;
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", base5, lat5, 5);
+	add_runs(&r[1], "x", twice5, half5, 5);
+	add_runs(&r[0], "y", base5, lat5, 5);
+	add_runs(&r[1], "y", twice5, half5, 5);
+	r[1].tests[0].errors = 7;
+	build2(&c, r, 0.03);
+	p = &c.pairs[0];
+	assert_string_equal(p->tests[0].failed, "after: 7 I/O errors");
+	assert_int_equal(p->tests[0].m[CMP_IOPS].verdict, CMP_UNJUDGED);
+	assert_int_equal(p->tests[0].m[CMP_LAT_P99].verdict, CMP_UNJUDGED);
+	assert_string_equal(p->tests[1].failed, "");
+	assert_int_equal(p->tests[1].m[CMP_IOPS].verdict, CMP_BETTER);
+	assert_int_equal(p->nfailed, 1);
+	assert_int_equal(p->nunjudged, 1);
+	assert_int_equal(p->family, 2);
+	assert_int_equal(p->nratios, 1);
+	assert_int_equal(p->worst, 1);
+	assert_non_null(strstr(p->headline, ", 1 not judged (1 failed on a side)"));
+	assert_non_null(strstr(p->words, "1 not judged (a side's runs failed: I/O errors or no "
+			       "I/O)"));
+	compare_free(&c);
+	/* every test failed on a side (no I/O at all before): no verdict */
+	r[1].tests[0].errors = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		r[0].tests[i].ops = 0;
+		r[0].tests[i].iops = 0;
+	}
+	build2(&c, r, 0.03);
+	p = &c.pairs[0];
+	assert_string_equal(p->tests[0].failed, "before: no I/O completed");
+	assert_int_equal(p->outcome, CMP_OUT_UNJUDGED);
+	assert_int_equal(p->nbetter + p->nworse + p->nsame, 0);
+	assert_int_equal(p->nratios, 0);
+	assert_string_equal(p->headline, "Not judged: 2 of 2 tests failed on a side (I/O errors or "
+			    "no I/O), so they take no verdict; run them again on a working device.");
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_change_words),
 		cmocka_unit_test(test_metric_words),
 		cmocka_unit_test(test_all_lost_and_mixed),
+		cmocka_unit_test(test_failed_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
