@@ -3,6 +3,7 @@
 #define DISKBENCH_LOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "result.h"
 
@@ -22,6 +23,25 @@
  * freed). On success free r with result_free. Never prints.
  */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
+
+/*
+ * result_load with a limit on the file's size: larger (a regular file by
+ * its size, anything else, a FIFO, /dev/zero, by reading at most one byte
+ * more) is -EFBIG, "FILE: larger than 256m, the limit for a result file
+ * (--max-input SIZE raises it)". result_load's limit is LOAD_MAX_BYTES.
+ * The memory it takes is bounded by the file: the file's text, one test's
+ * JSON tree at a time (no part of the document may be past 32 MiB), and
+ * what the result holds (about the size of the text, its histograms kept
+ * as their non-empty buckets); bench/report-memory.sh measures it.
+ */
+#define LOAD_MAX_BYTES (256ull << 20)
+int result_load_max(const char *path, uint64_t max_bytes, struct run_result *r, char *err,
+		    size_t errlen);
+
+/* result_load of the text buf[0..len) (a file's whole content), called
+ * name in errors: for a fuzzer, a test. */
+int result_load_buf(const char *name, const char *buf, size_t len, struct run_result *r,
+		    char *err, size_t errlen);
 
 /*
  * Where the JSON is in the text buf[0..len) of a result file. A JSON file:

@@ -140,10 +140,16 @@ void cli_progress_layout(void *arg, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
 /* inputs.c: read every saved result in paths[0..n) into *out (an array the
- * caller frees with cli_free_results), all before anything is written.
- * Returns EXIT_OK, or prints why and returns EXIT_USAGE (a bad file) or
- * EXIT_RUNTIME (out of memory); *loaded says how many need freeing. */
-int cli_load_results(const char *const *paths, int n, struct run_result **out, int *loaded);
+ * caller frees with cli_free_results), all before anything is written,
+ * none larger than max_bytes (result_load_max). Returns EXIT_OK, or prints
+ * why and returns EXIT_USAGE (a bad file, one too large) or EXIT_RUNTIME
+ * (out of memory); *loaded says how many need freeing. */
+int cli_load_results(const char *const *paths, int n, uint64_t max_bytes,
+		     struct run_result **out, int *loaded);
+
+/* --max-input SIZE of report and compare: into *max (a size, at least
+ * 1k). 0, or -EINVAL said with cmd ("report") named. */
+int cli_parse_max_input(const char *cmd, const char *v, uint64_t *max);
 void cli_free_results(struct run_result *r, int loaded);
 
 #endif

@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		"  --noise PCT        the band within which a change is \"~\" (default 3)\n"
 		"  --json FILE        write the comparison as JSON (\"-\" = stdout)\n"
 		"  --html FILE        write it as one self-contained HTML page with ratio plots\n"
+		"  --max-input SIZE   read results up to SIZE each (default 256m)\n"
 		"  --quiet            no text report\n"
 		"  -h, --help         this help\n"
 		"\n"
@@ -43,6 +44,7 @@ static void usage(FILE *f)
 
 struct compare_args {
 	double noise;
+	uint64_t max_input;
 	const char *json, *html;
 	bool quiet;
 	const char **in;
@@ -115,6 +117,11 @@ static int parse(int argc, char **argv, struct compare_args *a)
 			   (k = file_opt(argc, argv, &i, "--html", &a->html))) {
 			if (k < 0)
 				return EXIT_USAGE;
+		} else if (!strcmp(arg, "--max-input") || !strncmp(arg, "--max-input=", 12)) {
+			const char *v = arg[11] == '=' ? arg + 12 : i + 1 < argc ? argv[++i] : "";
+
+			if (cli_parse_max_input("compare", v, &a->max_input))
+				return EXIT_USAGE;
 		} else if (!strcmp(arg, "--noise") || !strncmp(arg, "--noise=", 8)) {
 			const char *v = arg[7] == '=' ? arg + 8 : i + 1 < argc ? argv[++i] : "";
 
@@ -147,7 +154,7 @@ static int render_html(FILE *f, const void *c)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .noise = COMPARE_NOISE };
+	struct compare_args a = { .noise = COMPARE_NOISE, .max_input = LOAD_MAX_BYTES };
 	struct run_result *r = NULL;
 	struct compare c = { 0 };
 	struct cli_output out[] = {
@@ -169,7 +176,7 @@ int cmd_compare(int argc, char **argv)
 
 	/* Every input is read before anything is written: a bad one costs no
 	 * half output. */
-	status = cli_load_results((const char *const *)a.in, a.nin, &r, &loaded);
+	status = cli_load_results((const char *const *)a.in, a.nin, a.max_input, &r, &loaded);
 	if (status != EXIT_OK)
 		goto out;
 	if (compare_check(r, a.in, (unsigned)a.nin, err, sizeof(err))) {

@@ -4,8 +4,19 @@
 
 #include "cli.h"
 #include "load.h"
+#include "parse.h"
 
-int cli_load_results(const char *const *paths, int n, struct run_result **out, int *loaded)
+int cli_parse_max_input(const char *cmd, const char *v, uint64_t *max)
+{
+	if (parse_size(v, max) || *max < 1024) {
+		cli_error("%s: --max-input: '%s' is not a size of 1k or more (e.g. 1g)", cmd, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_load_results(const char *const *paths, int n, uint64_t max_bytes,
+		     struct run_result **out, int *loaded)
 {
 	struct run_result *r;
 	char err[512];
@@ -18,7 +29,7 @@ int cli_load_results(const char *const *paths, int n, struct run_result **out, i
 		return EXIT_RUNTIME;
 	}
 	for (; *loaded < n; (*loaded)++) {
-		ret = result_load(paths[*loaded], &r[*loaded], err, sizeof(err));
+		ret = result_load_max(paths[*loaded], max_bytes, &r[*loaded], err, sizeof(err));
 		if (ret) {
 			cli_error("%s", err);
 			return ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;

@@ -8,13 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "annotate.h"
 #include "load.h"
 #include "load_check.h"
+#include "load_scan.h"
+#include "parse.h"
 #include "repeat.h"
 
 /* The file being read and the first error, for one-line messages. */
@@ -23,6 +27,15 @@ struct ld {
 	char *err;
 	size_t errlen;
 	struct run_result *r;
+	/* The file's text; the JSON is buf[0..end) from off (after a BOM, in
+	 * an HTML report the embedded element's text), which starts on the
+	 * file's line line0. "tests" is not built as one tree: its span is
+	 * tests_off .. tests_end, each test parsed in turn (load_tests). */
+	const char *buf;
+	size_t off, end;
+	int line0;
+	bool has_tests;
+	size_t tests_off, tests_end;
 };
 
 /* "FILE: WHERE: message" (WHERE is the key path, e.g. "tests[2].lat_ns";
@@ -1012,25 +1025,91 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	return 0;
 }
 
-static int load_tests(struct ld *l, json_t *root, struct run_result *r)
+/* "FILE:LINE:COLUMN: not a JSON document: why" for the byte at buf[at]
+ * (at == end: the text ended there). Returns -EINVAL. */
+static int syntax(struct ld *l, size_t at, const char *why)
 {
-	json_t *a, *o;
-	size_t i, n;
+	int line = l->line0, col = 1;
 
-	if (get_arr(l, "", root, "tests", &a))
-		return -EINVAL;
-	n = json_array_size(a);
-	if (!n)
-		return 0;
-	r->tests = calloc(n, sizeof(*r->tests));
-	if (!r->tests)
-		return fail(l, -ENOMEM, "", "out of memory");
-	r->ntests = (unsigned)n;	/* zeroed: result_free frees what is loaded */
-	json_array_foreach(a, i, o) {
-		int ret = load_test(l, (unsigned)i, o, &r->tests[i]);
+	for (size_t i = l->off; i < at && i < l->end; i++) {
+		if (l->buf[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	if (at >= l->end && col > 1)
+		col--;	/* as jansson counts: the last byte it read */
+	snprintf(l->err, l->errlen, "%s:%d:%d: not a JSON document: %s", l->path, line, col, why);
+	return -EINVAL;
+}
 
-		if (ret)
-			return ret;
+/* A piece of the document: the text of one value, at most LOAD_MAX_PIECE
+ * bytes (what is at stake: its tree takes about 10 times its text). */
+#define LOAD_MAX_PIECE (32u << 20)
+
+/* The value at buf[from..to) as a tree (jansson), or NULL with err set. */
+static json_t *piece(struct ld *l, const char *where, size_t from, size_t to)
+{
+	json_error_t jerr;
+	json_t *v;
+
+	if (to - from > LOAD_MAX_PIECE) {
+		fail(l, -EINVAL, where, "%zu MiB of JSON, more than a result's part may hold "
+		     "(%u MiB)", (to - from) >> 20, LOAD_MAX_PIECE >> 20);
+		return NULL;
+	}
+	v = json_loadb(l->buf + from, to - from, JSON_DECODE_ANY, &jerr);
+	if (!v)
+		syntax(l, from + (size_t)(jerr.position > 0 ? jerr.position : 0), jerr.text);
+	return v;
+}
+
+/* Every element of "tests", one tree at a time: the whole array as one
+ * tree took 10 times the file (issue 27). */
+static int load_tests(struct ld *l, struct run_result *r)
+{
+	size_t pos, next, n = 0, i;
+	const char *why;
+	char w[32];
+
+	if (!l->has_tests)
+		return fail(l, -EINVAL, "", "missing key \"tests\"");
+	if (l->buf[l->tests_off] != '[')
+		return wrong(l, "", "tests", "an array");
+	/* how many (the scan is linear and allocates nothing), then each */
+	for (int pass = 0; pass < 2; pass++) {
+		pos = scan_ws(l->buf, l->tests_end, l->tests_off + 1);
+		for (i = 0; pos < l->tests_end && l->buf[pos] != ']'; i++) {
+			if (scan_value(l->buf, l->tests_end, pos, &next, &why))
+				return syntax(l, next, why);
+			if (pass) {
+				json_t *o;
+				int ret;
+
+				snprintf(w, sizeof(w), "tests[%zu]", i);
+				o = piece(l, w, pos, next);
+				if (!o)
+					return -EINVAL;
+				ret = load_test(l, (unsigned)i, o, &r->tests[i]);
+				json_decref(o);
+				if (ret)
+					return ret;
+			}
+			pos = scan_ws(l->buf, l->tests_end, next);
+			if (pos < l->tests_end && l->buf[pos] == ',')
+				pos = scan_ws(l->buf, l->tests_end, pos + 1);
+		}
+		if (pass || !i)
+			break;
+		n = i;
+		if (n > UINT_MAX)
+			return fail(l, -EINVAL, "", "more than %u tests", UINT_MAX);
+		r->tests = calloc(n, sizeof(*r->tests));
+		if (!r->tests)
+			return fail(l, -ENOMEM, "", "out of memory");
+		r->ntests = (unsigned)n;	/* zeroed: result_free frees what is loaded */
 	}
 	return 0;
 }
@@ -1165,103 +1244,215 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	if (json_object_get(root, "command_line") &&
 	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
-	if (load_tests(l, root, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
+	if (load_tests(l, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
 	    load_precondition(l, root, &r->precondition) ||
 	    load_read_layout(l, root, &r->read_layout) || load_warnings(l, root, r))
 		return -EINVAL;
 	return 0;
 }
 
-/* The whole file at path in *buf (malloc'd), its size in *len. */
-static int read_all(const char *path, char **buf, size_t *len)
+/*
+ * The file at path in *buf (malloc'd, NUL-terminated), its size in *len:
+ * -EFBIG past max bytes, found by reading (a FIFO, /dev/zero) or, for a
+ * regular file, by its size (*file_size; 0 for any other) before anything
+ * is read.
+ */
+static int read_bounded(const char *path, uint64_t max, char **buf, size_t *len,
+			uint64_t *file_size)
 {
-	size_t cap = 1 << 16;
-	char *p = malloc(cap), *q;
-	FILE *f = fopen(path, "rb");
-	int ret = 0;
+	size_t cap, want;
+	struct stat st;
+	char *p = NULL, *q;
+	ssize_t got;
+	int fd, ret = 0;
 
+	*buf = NULL;
 	*len = 0;
-	if (!p || !f) {
-		ret = p ? -errno : -ENOMEM;
+	*file_size = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
 		goto out;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto out;
+	}
+	if (S_ISREG(st.st_mode))
+		*file_size = (uint64_t)st.st_size;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		ret = -EFBIG;
+		goto out;
+	}
+	/* A regular file's size (+1 to see its end; it may grow), else 64 KiB
+	 * to begin with, doubled up to max + 1: one byte past max is enough
+	 * to refuse, whatever the file. */
+	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16;
+	if (cap > max + 1)
+		cap = (size_t)max + 1;
 	for (;;) {
-		*len += fread(p + *len, 1, cap - *len, f);
-		if (*len < cap)
-			break;
-		q = cap < SIZE_MAX / 2 ? realloc(p, cap * 2) : NULL;
-		if (!q) {
-			ret = -ENOMEM;
+		if (!p || *len == cap) {
+			want = !p ? cap : cap < SIZE_MAX / 4 ? cap * 2 : SIZE_MAX / 2;
+			if (want > max + 1)
+				want = (size_t)max + 1;
+			q = realloc(p, want + 1);	/* + the NUL */
+			if (!q) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			p = q;
+			cap = want;
+		}
+		got = read(fd, p + *len, cap - *len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
 			goto out;
 		}
-		p = q;
-		cap *= 2;
+		if (!got)
+			break;
+		*len += (size_t)got;
+		if (*len > max) {
+			ret = -EFBIG;
+			goto out;
+		}
 	}
-	if (ferror(f))
-		ret = errno ? -errno : -EIO;
+	p[*len] = '\0';
 out:
-	if (f)
-		fclose(f);
+	close(fd);
 	if (ret) {
 		free(p);
 		p = NULL;
+		*len = 0;
 	}
 	*buf = p;
 	return ret;
 }
-
-/* The JSON of the file at path, parsed: a JSON file, or the result an HTML
- * report embeds (result_find_json). 0, or -errno with err set. */
-static int load_doc(const char *path, json_t **root, char *err, size_t errlen)
+/*
+ * The document in l->buf, as a tree of its top-level members but "tests",
+ * whose span is kept in l (load_tests reads it test by test). The file is
+ * JSON, or an HTML report that embeds it (result_find_json). 0, or -errno
+ * with err set.
+ */
+static int load_doc(struct ld *l, size_t len, json_t **rootp)
 {
-	json_error_t jerr;
-	size_t len, off, n;
+	size_t pos, next, key_end, n, off;
+	json_t *root, *k, *v;
+	const char *why;
 	int ret, line;
-	char *buf;
 
-	ret = read_all(path, &buf, &len);
+	*rootp = NULL;
+	ret = result_find_json(l->buf, len, &off, &n, &line);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = result_find_json(buf, len, &off, &n, &line);
-	if (ret) {
-		snprintf(err, errlen, ret == -ENOENT ? "%s: an HTML page with no diskbench result in "
-			 "it (a report written by --html holds one)" : "%s: an HTML report whose "
-			 "embedded result is cut short", path);
-		free(buf);
+		snprintf(l->err, l->errlen, ret == -ENOENT ? "%s: an HTML page with no diskbench "
+			 "result in it (a report written by --html holds one)" : "%s: an HTML report "
+			 "whose embedded result is cut short", l->path);
 		return -EINVAL;
 	}
-	*root = json_loadb(buf + off, n, 0, &jerr);
-	free(buf);
-	if (*root)
-		return 0;
-	if (jerr.line > 0)
-		snprintf(err, errlen, "%s:%d:%d: not a JSON document: %s", path,
-			 jerr.line + line - 1, jerr.column, jerr.text);
-	else
-		snprintf(err, errlen, "%s: %s", path, jerr.text);
-	return -EINVAL;
+	l->off = off;
+	l->end = off + n;
+	l->line0 = line;
+	pos = scan_ws(l->buf, l->end, l->off);
+	if (pos >= l->end)
+		return syntax(l, l->end, "no document in it");
+	if (l->buf[pos] != '{') {
+		/* JSON maybe, but no result: its syntax first, without a tree */
+		if (scan_value(l->buf, l->end, pos, &next, &why))
+			return syntax(l, next, why);
+		if (scan_ws(l->buf, l->end, next) < l->end)
+			return syntax(l, scan_ws(l->buf, l->end, next), "text after the document");
+		return fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
+			    "\"diskbench/1\")");
+	}
+	root = json_object();
+	if (!root)
+		return fail(l, -ENOMEM, "", "out of memory");
+	pos = scan_ws(l->buf, l->end, pos + 1);
+	while (pos < l->end && l->buf[pos] != '}') {
+		/* "key": value */
+		if (l->buf[pos] != '"')
+			goto bad_key;
+		if (scan_value(l->buf, l->end, pos, &key_end, &why)) {
+			ret = syntax(l, key_end, why);
+			goto out;
+		}
+		k = piece(l, "", pos, key_end);
+		if (!k) {
+			ret = -EINVAL;
+			goto out;
+		}
+		pos = scan_ws(l->buf, l->end, key_end);
+		if (pos >= l->end || l->buf[pos] != ':') {
+			json_decref(k);
+			ret = syntax(l, pos, "':' expected after a key");
+			goto out;
+		}
+		pos = scan_ws(l->buf, l->end, pos + 1);
+		if (scan_value(l->buf, l->end, pos, &next, &why)) {
+			json_decref(k);
+			ret = syntax(l, next, why);
+			goto out;
+		}
+		if (json_object_get(root, json_string_value(k)) ||
+		    (l->has_tests && !strcmp(json_string_value(k), "tests"))) {
+			ret = fail(l, -EINVAL, "", "key \"%s\" twice", json_string_value(k));
+			json_decref(k);
+			goto out;
+		}
+		if (!strcmp(json_string_value(k), "tests")) {
+			l->has_tests = true;
+			l->tests_off = pos;
+			l->tests_end = next;
+		} else {
+			v = piece(l, json_string_value(k), pos, next);
+			if (!v || json_object_set_new(root, json_string_value(k), v)) {
+				ret = v ? fail(l, -ENOMEM, "", "out of memory") : -EINVAL;
+				json_decref(k);
+				goto out;
+			}
+		}
+		json_decref(k);
+		pos = scan_ws(l->buf, l->end, next);
+		if (pos < l->end && l->buf[pos] == ',') {
+			pos = scan_ws(l->buf, l->end, pos + 1);
+			if (pos < l->end && l->buf[pos] == '}')
+				goto bad_key;
+		} else if (pos < l->end && l->buf[pos] != '}') {
+			ret = syntax(l, pos, "',' or '}' expected");
+			goto out;
+		}
+	}
+	if (pos >= l->end) {
+		ret = syntax(l, l->end, "the text ends inside the document");
+		goto out;
+	}
+	pos = scan_ws(l->buf, l->end, pos + 1);
+	if (pos < l->end) {
+		ret = syntax(l, pos, "text after the document");
+		goto out;
+	}
+	*rootp = root;
+	return 0;
+bad_key:
+	ret = syntax(l, pos, "a string key expected");
+out:
+	json_decref(root);
+	return ret;
 }
 
-int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+/* The result in buf[0..len) (NUL at buf[len]), named name in errors. */
+static int load_text(const char *name, const char *buf, size_t len, struct run_result *r,
+		     char *err, size_t errlen)
 {
-	struct ld l = { .path = path, .err = err, .errlen = errlen, .r = r };
-	struct stat st;
+	struct ld l = { .path = name, .err = err, .errlen = errlen, .r = r, .buf = buf };
 	json_t *root;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (stat(path, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory, not a JSON result", path);
-		return -EISDIR;
-	}
-	ret = load_doc(path, &root, err, errlen);
+	ret = load_doc(&l, len, &root);
 	if (ret)
 		return ret;
 	ret = load_root(&l, root, r);
@@ -1271,4 +1462,64 @@ int result_load(const char *path, struct run_result *r, char *err, size_t errlen
 		memset(r, 0, sizeof(*r));
 	}
 	return ret;
+}
+
+int result_load_buf(const char *name, const char *buf, size_t len, struct run_result *r,
+		    char *err, size_t errlen)
+{
+	char *copy = malloc(len + 1);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	ret = load_text(name, copy, len, r, err, errlen);
+	free(copy);
+	return ret;
+}
+
+int result_load_max(const char *path, uint64_t max_bytes, struct run_result *r, char *err,
+		    size_t errlen)
+{
+	char size[32], *buf;
+	uint64_t file_size;
+	size_t len;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = read_bounded(path, max_bytes, &buf, &len, &file_size);
+	if (ret == -EISDIR) {
+		snprintf(err, errlen, "%s: is a directory, not a JSON result", path);
+		return ret;
+	}
+	if (ret == -EFBIG && file_size) {
+		snprintf(err, errlen, "%s: %" PRIu64 " %s, more than %s, the limit for a result "
+			 "file (--max-input SIZE raises it)", path,
+			 file_size >= 10 << 20 ? file_size >> 20 : file_size,
+			 file_size >= 10 << 20 ? "MiB" : "bytes",
+			 format_size(max_bytes, size, sizeof(size)));
+		return ret;
+	}
+	if (ret == -EFBIG) {
+		snprintf(err, errlen, "%s: more than %s read from it, the limit for a result "
+			 "(--max-input SIZE raises it)", path, format_size(max_bytes, size,
+									   sizeof(size)));
+		return ret;
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = load_text(path, buf, len, r, err, errlen);
+	free(buf);
+	return ret;
+}
+
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+	return result_load_max(path, LOAD_MAX_BYTES, r, err, errlen);
 }

@@ -3,6 +3,7 @@
 # figure no run can measure (an IOPS of 1.7e308, NaN, a runtime of 0) with
 # one line naming the file, the test and the key, exit 2, within a bounded
 # time, and write nothing; the figures they accept render in every format.
+# A file too large for --max-input (/dev/zero, a FIFO) is refused the same way.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -70,6 +71,39 @@ sed -i 's/1\.5e+308/1e999/' toobig.json
 refused toobig 'not a JSON document: real number overflow'
 craft negcount 'r0["ops"] = -1'
 refused negcount 'tests\[0\].runs\[0\]: key "ops" is not an unsigned integer'
+
+# Size: a file past --max-input (default 256m) is refused before it is read,
+# one without a size (/dev/zero, a FIFO) once that much is read; either way
+# in bounded time and memory. --max-input raises the limit.
+big() # ARGS...: report ARGS exits 2 within 20 s and 600 MB, saying so
+{
+	local pat=$1
+	shift
+	( ulimit -v 1200000; timeout 20 "$DISKBENCH" report "$@" ) >/dev/null 2>big.err
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "report $*: exit $rc, want 2 ($(cat big.err))"
+	grep -q -- "$pat" big.err || fail "report $*: '$(cat big.err)' does not say '$pat'"
+	[ "$(wc -l <big.err)" -eq 1 ] || fail "report $*: more than one line"
+}
+big '^diskbench: /dev/zero: more than 256m read from it, the limit for a result (--max-input' \
+	/dev/zero
+big 'more than 1m read from it' --max-input 1m /dev/zero
+cp "$SAVED" saved.json
+size=$(stat -c %s saved.json)
+big "^diskbench: saved.json: $size bytes, more than 4k, the limit for a result file" \
+	--max-input 4k \
+	saved.json
+"$DISKBENCH" report --quiet --max-input "$size" saved.json || fail "--max-input $size: exit $?"
+"$DISKBENCH" compare --quiet --max-input=4k saved.json saved.json 2>big.err &&
+	fail "compare --max-input=4k read the file"
+grep -q "saved.json: $size bytes, more than 4k" big.err || fail "compare: $(cat big.err)"
+mkfifo fifo || fail "mkfifo"
+( head -c 5000000 /dev/zero >fifo 2>/dev/null & )
+big '^diskbench: fifo: more than 1m read from it' --max-input 1m fifo
+( cat saved.json >fifo & )
+"$DISKBENCH" report --quiet fifo || fail "report of a result through a FIFO: exit $?"
+expect_usage "report: --max-input: 'lots' is not a size" report --max-input lots saved.json
+expect_usage "compare: --max-input: '' is not a size" compare --max-input= saved.json saved.json
 
 # The limits leave every real figure alone: the saved results of every
 # version render in every format.

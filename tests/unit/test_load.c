@@ -601,6 +601,19 @@ static void test_errors(void **state)
 		{ "{\"schema\": \"diskbench/1\"}", ": missing key \"tool\"" },
 		{ "{\"schema\": \"diskbench/1\", \"tool\": {\"version\": 3}}",
 		  ": tool: key \"version\" is not a string or null" },
+		/* the document is read member by member, "tests" test by test */
+		{ "{\"schema\": \"diskbench/1\", \"a\": 1, \"a\": 2}", ": key \"a\" twice" },
+		{ "{\"tests\": [], \"tests\": []}", ": key \"tests\" twice" },
+		{ "{\"schema\": \"diskbench/1\"} x", ":1:27: not a JSON document: text after" },
+		{ "{\"schema\": \"diskbench/1\", }", ":1:27: not a JSON document: a string key" },
+		{ "{\"schema\": \"diskbench/1\"", ":1:24: not a JSON document: the text ends" },
+		{ "{\"schema\": \"diskbench/1\",\n \"x\": [1, 2}", ":2:12: not a JSON document: ',' or" },
+		{ "{\"schema\": \"diskbench/1\",\n\n \"x\": 1e999}", ":3:12: not a JSON document: real "
+		  "number overflow" },
+		{ "{\"schema\": \"diskbench/1\", \"x\": \"\\ud800\"}", ":1:40: not a JSON document: invalid Unicode" },
+		{ "  ", ":1:2: not a JSON document: no document" },
+		{ "\"just a string\"", "not a diskbench result" },
+		{ "[[[[[[[[", ":1:8: not a JSON document: the text ends" },
 	};
 	struct run_result b;
 	char err[256];
@@ -615,6 +628,79 @@ static void test_errors(void **state)
 	}
 	assert_int_equal(result_load("/nonexistent/x.json", &b, err, sizeof(err)), -ENOENT);
 	assert_int_equal(result_load("/", &b, err, sizeof(err)), -EISDIR);
+	/* deeper than the scanner goes: refused, not a stack overflow */
+	{
+		size_t n = 100000;
+		char *deep = malloc(n + 1);
+
+		assert_non_null(deep);
+		memset(deep, '[', n);
+		deep[n] = '\0';
+		assert_int_equal(result_load_buf("deep", deep, n, &b, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, "deep:1:513: not a JSON document: brackets nested too deep"))
+			fail_msg("%s", err);
+		free(deep);
+	}
+}
+
+/* "tests" missing or not an array; the whole of a document in memory
+ * (result_load_buf); a file past the limit, refused by its size. */
+static void test_tests_member(void **state)
+{
+	struct run_result a, b;
+	json_t *root;
+	char err[256], *x;
+	size_t len;
+
+	(void)state;
+	root = parsed();
+	json_object_del(root, "tests");
+	save_json(root);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, ": missing key \"tests\""))
+		fail_msg("%s", err);
+	root = parsed();
+	json_object_set_new(root, "tests", json_object());
+	save_json(root);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, ": key \"tests\" is not an array"))
+		fail_msg("%s", err);
+
+	build(&a);
+	x = render(report_json, &a);
+	len = strlen(x);
+	if (result_load_buf("mem", x, len, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(b.ntests, a.ntests);
+	result_free(&b);
+	/* a test's own syntax error: named by the file's line */
+	{
+		char *y = strdup(x), *p, want[64];
+		int line = 1;
+
+		assert_non_null(y);
+		p = strstr(strstr(y, "\"tests\""), "\"bs\": 4096");
+		assert_non_null(p);
+		memcpy(p + 6, "tru ", 4);
+		for (char *q = y; q < p; q++)
+			line += *q == '\n';
+		assert_int_equal(result_load_buf("mem", y, len, &b, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "mem:%d:", line);
+		if (strncmp(err, want, strlen(want)) ||
+		    !strstr(err, ": not a JSON document: invalid token"))
+			fail_msg("%s, want %s", err, want);
+		free(y);
+	}
+	save(x);
+	assert_int_equal(result_load_max(path, len - 1, &b, err, sizeof(err)), -EFBIG);
+	if (!strstr(err, "more than") || !strstr(err, "--max-input SIZE raises it"))
+		fail_msg("%s", err);
+	assert_int_equal(b.ntests, 0);
+	if (result_load_max(path, len, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	result_free(&b);
+	free(x);
+	result_free(&a);
 }
 
 /* A test with a missing key or a histogram bucket that is no bucket's
@@ -686,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_values),
 		cmocka_unit_test(test_old_document),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_tests_member),
 		cmocka_unit_test(test_bad_test),
 	};
 
