@@ -1,6 +1,6 @@
 /* test_runner.c - the runner against a scripted fake engine: busy, partial
  * submit, short transfer, reap error, a worker thread that cannot start,
- * the timeline it records, and jobs as processes. */
+ * the timeline it records, jobs as processes, and a job that sticks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -542,6 +542,105 @@ static void test_procs_death(void **state)
 	assert_null(r.lat);
 }
 
+/*
+ * An engine that completes at once, except that job 1 (its thread is named
+ * diskbench-j1, as a thread or a process) sleeps through its 20th reap for
+ * 1.6 s: a job stuck while the other goes on. Its state is per thread.
+ */
+static __thread struct io_req *sq[QD];
+static __thread unsigned sq_n, sq_reaps;
+
+static int stuck_init(struct engine_ctx *ctx)
+{
+	(void)ctx;
+	sq_n = sq_reaps = 0;
+	return 0;
+}
+
+static int stuck_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
+{
+	(void)ctx;
+	for (unsigned i = 0; i < n; i++)
+		sq[sq_n++] = reqs[i];
+	return (int)n;
+}
+
+static int stuck_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out, unsigned max)
+{
+	char name[16] = "";
+	unsigned n = 0;
+
+	(void)ctx;
+	(void)min;
+	if (++sq_reaps == 20 && !pthread_getname_np(pthread_self(), name, sizeof(name)) &&
+	    !strcmp(name, "diskbench-j1"))
+		usleep(1600000);
+	while (n < max && sq_n) {
+		out[n] = sq[--sq_n];
+		out[n]->result = out[n]->len;
+		n++;
+	}
+	return (int)n;
+}
+
+static void stuck_cleanup(struct engine_ctx *ctx)
+{
+	(void)ctx;
+}
+
+static const struct engine_ops stuck_engine = {
+	.name = "stuck",
+	.desc = "completes at once, but job 1 sticks for 1.6 s once",
+	.probe = fake_probe,
+	.init = stuck_init,
+	.submit = stuck_submit,
+	.reap = stuck_reap,
+	.cleanup = stuck_cleanup,
+};
+
+/*
+ * Job 1 stuck 1.6 s into a 1 s test while job 0 goes on, as threads and as
+ * processes: named (job 1, about 1.6 s, from the start, with an offset of
+ * the working set), and the window is job 0's second, not the span with
+ * the stall in it (window_span_ns keeps that).
+ */
+static void test_stall(void **state)
+{
+	struct test_result r;
+	char err[256];
+
+	(void)state;
+	for (int procs = 0; procs < 2; procs++) {
+		reset(NULL);
+		tm.procs = procs;
+		tm.runtime = 1000 * MS;
+		tm.engine = &stuck_engine;
+		assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+		assert_true(r.stall_bound_ns == 1000 * MS);
+		assert_int_equal(r.nstalls, 1);
+		assert_int_equal(r.stalls[0].job, 1);
+		if (r.stalls[0].ns < 1300 * MS || r.stalls[0].ns > 1650 * MS)
+			fail_msg("procs %d: a stall of %llu ns for 1.6 s", procs,
+				 (unsigned long long)r.stalls[0].ns);
+		assert_true(r.stalls[0].start_ns < 300 * MS);
+		assert_true(r.stalls[0].offset_valid);
+		assert_true(r.stalls[0].offset % 4096 == 0 && r.stalls[0].offset < (1u << 20));
+		if (r.runtime_ns < 1000 * MS || r.runtime_ns > 1300 * MS)
+			fail_msg("procs %d: runtime_ns %llu", procs,
+				 (unsigned long long)r.runtime_ns);
+		assert_true(r.window_span_ns >= 1550 * MS);
+		assert_true(r.iops > 0 && r.iops == (double)r.ops / (double)r.runtime_ns * 1e9);
+		result_test_free(&r);
+	}
+	/* nothing stuck: nothing named, the window is the span */
+	reset(NULL);
+	tm.engine = engine_find("null");
+	assert_int_equal(run(2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nstalls, 0);
+	assert_true(r.window_span_ns == r.runtime_ns);
+	result_test_free(&r);
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void *raise_stop(void *arg)
@@ -590,6 +689,7 @@ int main(void)
 		cmocka_unit_test_setup(test_procs, reset),
 		cmocka_unit_test_setup(test_procs_death, reset),
 		cmocka_unit_test_setup(test_procs_stop, reset),
+		cmocka_unit_test_setup(test_stall, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
