@@ -28,6 +28,9 @@ struct runner_progress {
 	uint64_t ops, bytes;	/* RUNNER_RUN: measured so far (0 in the ramp) */
 	uint64_t done, todo;	/* setup and teardown: work done and planned, summed
 				 * over jobs (0, 0 when the workload does not count) */
+	uint64_t stalled_ns;	/* RUNNER_RUN: job stalled_job has stood still this
+				 * long while the others went on (stall.h); 0: none */
+	unsigned stalled_job;
 };
 
 /* Everything that defines one test. */

@@ -68,8 +68,13 @@ void stall_watch_free(struct stall_watch *w);
  * being watched (a stall it was in ends at the last reading). */
 void stall_watch_read(struct stall_watch *w, uint64_t now);
 
-/* The window closed a stall's job: how much of [t_start, t_end) the
- * job's stalls in found cover (ns). */
+/* The longest any job watched has stood still, up to the last reading,
+ * for the bound or more while the others went on (its number in *job):
+ * a stall still going on, for a progress line; 0 when there is none. */
+uint64_t stall_watch_now(const struct stall_watch *w, unsigned *job);
+
+/* How much of [t_start, t_end) (a window of job's) the job's stalls in
+ * found cover (ns). */
 uint64_t stall_overlap(const struct stall_watch *w, unsigned job, uint64_t t_start,
 		       uint64_t t_end);
 

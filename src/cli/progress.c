@@ -37,6 +37,9 @@ void cli_progress_test(void *arg, const struct runner_progress *rp)
 		report_fmt_count((double)(rp->ops - p->last_ops) / dt, iops, sizeof(iops));
 		fprintf(stderr, "\r\033[K%s  %s  %s IOPS  %.1f MB/s", p->head, when, iops,
 			(double)(rp->bytes - p->last_bytes) / dt / 1e6);
+		if (rp->stalled_ns)
+			fprintf(stderr, "  job %u stalled %.1fs", rp->stalled_job,
+				(double)rp->stalled_ns / 1e9);
 	}
 	p->last_ns = rp->elapsed_ns;
 	p->last_ops = rp->ops;

@@ -1195,6 +1195,22 @@ static void stalls_out(const struct sampler *sm, const struct worker *ws, unsign
 	out->stalls_missed += sw->nfound - out->nstalls;
 }
 
+/* spec->progress of the measured phase at now, with a job standing still
+ * (sm's watch, unless sm is NULL). */
+static void report_run(const struct test_spec *spec, const struct worker *ws, unsigned n,
+		       uint64_t t0, uint64_t now, const struct sampler *sm)
+{
+	struct runner_progress p = {
+		.phase = RUNNER_RUN, .elapsed_ns = now - t0,
+		.total_ns = spec->wl->whole ? 0 : spec_ramp(spec) + spec->runtime_ns,
+	};
+
+	live_totals(spec, ws, n, &p.ops, &p.bytes);
+	if (sm && sm->stalls.jobs)
+		p.stalled_ns = stall_watch_now(&sm->stalls, &p.stalled_job);
+	spec->progress(spec->progress_arg, &p);
+}
+
 /* Sleep until t, calling spec->progress every 500 ms on the way and taking
  * the timeline's points (sm, unless NULL) when due, and waking early when
  * spec->stop is raised or every worker is done. */
@@ -1202,7 +1218,7 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 			   struct run_shared *rs, uint64_t t0, uint64_t t, struct sampler *sm)
 {
 	const uint64_t step = 100000000u;
-	uint64_t now = clock_ns(), ops, bytes, next_report = now + 5 * step, wake;
+	uint64_t now = clock_ns(), next_report = now + 5 * step, wake;
 
 	while (now < t) {
 		if (watch_jobs(spec, ws, n, rs) || __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
@@ -1219,12 +1235,7 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 		if (!spec->progress || now < next_report || now >= t)
 			continue;
 		next_report = now + 5 * step;
-		live_totals(spec, ws, n, &ops, &bytes);
-		spec->progress(spec->progress_arg, &(struct runner_progress){
-			.phase = RUNNER_RUN, .elapsed_ns = now - t0,
-			.total_ns = spec->wl->whole ? 0 : spec_ramp(spec) + spec->runtime_ns,
-			.ops = ops,
-			.bytes = bytes });
+		report_run(spec, ws, n, t0, now, sm);
 	}
 }
 
@@ -1265,10 +1276,13 @@ static void wait_teardown(const struct test_spec *spec, struct worker *ws, unsig
 /* A window closes at the first completion after the runtime, later still
  * for a drop-behind writer, which flushes inside it: the device counters'
  * end sample waits for every window to close (or the workers to end, or a
- * stop), so it covers what the windows counted. The timeline goes on. */
+ * stop), so it covers what the windows counted. The timeline goes on, and
+ * the progress line too when it lasts (a job that stands still). */
 static void wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
 			 struct run_shared *rs, struct sampler *sm)
 {
+	uint64_t next_report = clock_ns() + 500000000u, now;
+
 	for (;;) {
 		unsigned open = 0;
 
@@ -1279,8 +1293,13 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
 			return;
 		sleep_until(clock_ns() + 1000000u);
-		sampler_poll(sm, spec, ws, n, clock_ns());
-		watch_stalls(sm, ws, n, clock_ns(), false);
+		now = clock_ns();
+		sampler_poll(sm, spec, ws, n, now);
+		watch_stalls(sm, ws, n, now, false);
+		if (spec->progress && now >= next_report) {
+			next_report = now + 500000000u;
+			report_run(spec, ws, n, rs->t0, now, sm);
+		}
 	}
 }
 

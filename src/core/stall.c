@@ -84,6 +84,22 @@ void stall_watch_read(struct stall_watch *w, uint64_t now)
 	w->prev_total = total;
 }
 
+uint64_t stall_watch_now(const struct stall_watch *w, unsigned *job)
+{
+	uint64_t best = 0;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		const struct stall_job *j = &w->jobs[i];
+
+		if (j->closed || !j->confirmed || w->prev_ns <= j->since ||
+		    w->prev_total - j->ops <= j->others || w->prev_ns - j->since <= best)
+			continue;
+		best = w->prev_ns - j->since;
+		*job = i;
+	}
+	return best;
+}
+
 uint64_t stall_overlap(const struct stall_watch *w, unsigned job, uint64_t t_start,
 		       uint64_t t_end)
 {

@@ -13,14 +13,26 @@ make_tmpdir /var/tmp
 T=$TMP_DIR
 STOP=4
 
-run() # NAME [STOP]: a 3 s, 2-job random read into $T/NAME.{json,out,err}; rc
-{
+run() # NAME [STOP [tty]]: a 3 s, 2-job random read into $T/NAME.{json,out,err}
+{	# (tty: on a terminal, under script(1), into $T/NAME.tty); rc
 	local name=$1 stop=${2:-} pid jp='' t i
 	rm -rf "$T/d"
 	mkdir "$T/d"
-	"$DISKBENCH" --test rand-read --engine sync --jobs 2 --runtime 3s --ramp 0 --size 16m \
-		--json "$T/$name.json" "$T/d" >"$T/$name.out" 2>"$T/$name.err" &
-	pid=$!
+	if [ "${3:-}" = tty ]; then
+		script -qfc "'$DISKBENCH' --test rand-read --engine sync --jobs 2 --runtime 3s \
+			--ramp 0 --size 16m '$T/d'" "$T/$name.tty" >/dev/null 2>&1 </dev/null &
+		pid=$!
+		# the run is script's child (or its shell's): the oldest process
+		# whose command line ends in this test's target (its jobs' do too)
+		for i in $(seq 400); do
+			pid=$(pgrep -o -f -- "--size 16m $T/d\$") && break
+			sleep 0.01
+		done
+	else
+		"$DISKBENCH" --test rand-read --engine sync --jobs 2 --runtime 3s --ramp 0 \
+			--size 16m --json "$T/$name.json" "$T/d" >"$T/$name.out" 2>"$T/$name.err" &
+		pid=$!
+	fi
 	if [ -n "$stop" ]; then
 		# job 1's process (diskbench-j1), once the jobs are there
 		for i in $(seq 400); do
@@ -43,8 +55,13 @@ run() # NAME [STOP]: a 3 s, 2-job random read into $T/NAME.{json,out,err}; rc
 		sleep "$stop"
 		kill -CONT "$jp"
 	fi
-	wait "$pid"
-	rc=$?
+	if [ "${3:-}" = tty ]; then
+		wait
+		rc=0
+	else
+		wait "$pid"
+		rc=$?
+	fi
 }
 
 # 1. Left alone: no stall, and the window is the longest job's.
@@ -93,5 +110,13 @@ grep -q "rand-read 4k qd1 j2: a job completed nothing while the other jobs went 
 # the saved result says it again
 "$DISKBENCH" report "$J" >"$T/report.out" 2>&1 || fail "report: exit $?: $(cat "$T/report.out")"
 grep -q "job 1 for" "$T/report.out" || fail "report of the saved result: $(cat "$T/report.out")"
+# 3. On a terminal, the progress line says which job stands still, live.
+if command -v script >/dev/null 2>&1; then
+	run tty 2.5 tty
+	tr '\r' '\n' <"$T/tty.tty" | grep -aq "rand-read 4k qd1 j2  [0-9.]*s / 3.0s  .*  job 1 stalled [12]\.[0-9]s" ||
+		fail "no stalled job on the progress line: $(tr '\r' '\n' <"$T/tty.tty" | grep -a IOPS)"
+else
+	msg "note: no script(1): the progress line not tried"
+fi
 msg "stopped $STOP s: $(json "$J" 'd["tests"][0]["stalls"][0]'), runtime $(json "$J" 'd["tests"][0]["runtime_ns"]') ns, span $(json "$J" 'd["tests"][0]["window"]["span_ns"]') ns"
 exit 0

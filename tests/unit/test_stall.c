@@ -73,6 +73,28 @@ static void test_one_stopped(void **state)
 	stall_watch_free(&w);
 }
 
+/* While it stands still, the progress line's figure: 0 until the bound,
+ * then how long so far, and which job. */
+static void test_now(void **state)
+{
+	struct script sc = { .n = 2, .rate = { 10, 10 }, .stop_at = { 0, 1000 },
+			     .go_at = { 0, 6000 } };
+	struct stall_watch w;
+	unsigned job = 99;
+
+	(void)state;
+	play(&w, &sc, 1500);
+	assert_true(stall_watch_now(&w, &job) == 0);
+	stall_watch_free(&w);
+	play(&w, &sc, 4000);
+	assert_true(stall_watch_now(&w, &job) == 3000 * MS);
+	assert_int_equal(job, 1);
+	stall_watch_free(&w);
+	play(&w, &sc, 8000);	/* over: nothing standing still now */
+	assert_true(stall_watch_now(&w, &job) == 0);
+	stall_watch_free(&w);
+}
+
 /* Every job stands still at once (the device, not a job): no job is named;
  * nor is a lone job; nor a gap shorter than the bound. */
 static void test_not_stalls(void **state)
@@ -155,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_one_stopped),
+		cmocka_unit_test(test_now),
 		cmocka_unit_test(test_not_stalls),
 		cmocka_unit_test(test_closed),
 		cmocka_unit_test(test_before_window),
