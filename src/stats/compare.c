@@ -626,8 +626,10 @@ static void pair_headline(struct compare_pair *p, double noise)
 	if (!judged) {
 		append(h, len, "throughput not judged");
 	} else if (!p->nbetter && !p->nworse) {
-		append(h, len, "throughput within the +-%.3g %% noise band on %u%s", 100 * noise,
-		       p->nsame, of);
+		/* "~" says the interval does not lie wholly beyond the band, not
+		 * that the change lies within it */
+		append(h, len, "throughput unchanged (~) on %u%s, no interval wholly beyond the "
+		       "+-%.3g %% noise band", p->nsame, of, 100 * noise);
 	} else if (p->nworse >= p->nbetter) {
 		headline_count(p, CMP_IOPS, CMP_WORSE, p->nworse, "", "slower", of);
 		headline_count(p, CMP_IOPS, CMP_BETTER, p->nbetter, ", ", "faster", "");
@@ -644,7 +646,7 @@ static void pair_headline(struct compare_pair *p, double noise)
 	if (!pj)
 		append(h, len, "; p99 latency not judged");
 	else if (!p->p99_better && !p->p99_worse)
-		append(h, len, "; p99 latency within the noise band on all %u judged", pj);
+		append(h, len, "; p99 latency unchanged (~) on %u", pj);
 	else if (p->p99_worse >= p->p99_better) {
 		headline_count(p, CMP_LAT_P99, CMP_WORSE, p->p99_worse, "; p99 latency ",
 			       "higher", "");

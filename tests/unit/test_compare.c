@@ -287,9 +287,9 @@ static void test_verdicts(void **state)
 	/* only the same runs: no significant change */
 	build2(&c, (struct run_result[]){ r[0], r[0] }, 0.03);
 	assert_int_equal(c.pairs[0].outcome, CMP_OUT_SAME);
-	assert_string_equal(c.pairs[0].headline, "No significant change: throughput within the "
-			    "+-3 % noise band on 2 of 2 tests; p99 latency within the noise band on "
-			    "all 2 judged.");
+	assert_string_equal(c.pairs[0].headline, "No significant change: throughput unchanged "
+			    "(~) on 2 of 2 tests, no interval wholly beyond the +-3 % noise band; "
+			    "p99 latency unchanged (~) on 2.");
 	compare_free(&c);
 	result_free(&r[0]);
 	result_free(&r[1]);
