@@ -275,22 +275,24 @@ int budget_check_fds(const struct budget_need *need, const struct test_spec *spe
 		     size_t errlen)
 {
 	const bool own = runner_private_files();
-	const unsigned k = own ? need->fd_test : need->fds_all_test;
-	const struct test_spec *t = &specs[k];
-	const uint64_t per = own ? need->fds : need->fds_all / t->jobs, open_now = fds_open();
-	const uint64_t jobs_fds = own ? per : per * t->jobs;
+	const uint64_t jobs_fds = own ? need->fds : need->fds_all, open_now = fds_open();
 	rlim_t want = jobs_fds + open_now + BUDGET_FDS_RESERVE, limit;
+	const struct test_spec *t;
 	char what[160], lower[96];
-	uint64_t room;
+	uint64_t room, per;
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || want <= rl.rlim_cur)
+	/* (a plan that needs none has no test to name) */
+	if (!jobs_fds || getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    want <= rl.rlim_cur)
 		return 0;
 	if (rl.rlim_max == RLIM_INFINITY || want <= rl.rlim_max) {
 		rl.rlim_cur = want;
 		if (!setrlimit(RLIMIT_NOFILE, &rl))
 			return 0;
 	}
+	t = &specs[own ? need->fd_test : need->fds_all_test];
+	per = own ? need->fds : need->fds_all / (t->jobs ? t->jobs : 1);
 	limit = rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max;
 	/* what is left for the jobs under the limit */
 	room = limit > open_now + BUDGET_FDS_RESERVE ? limit - open_now - BUDGET_FDS_RESERVE : 0;
