@@ -11,6 +11,12 @@
  * window kept a core busy: its result may be bounded by the tool. */
 #define ANNOTATE_TOOL_BOUND_PCT 90.0
 
+/* A write test this many times faster than the read of the same pattern
+ * (O_DIRECT, same bs, qd and jobs), on a device that reports a write-back
+ * cache, measured the cache: flagged. Well beyond the spread of repeated
+ * runs; a cache answers several times faster than the medium. */
+#define ANNOTATE_WRITE_FASTER 1.5
+
 struct annotate_in {
 	bool moves_data;	/* the engine moved data (not the null engine): device
 				 * counters are to be expected */
@@ -23,16 +29,23 @@ struct annotate_in {
 
 /*
  * Finish each test over its runs (repeat_finish: medians, sums, spread;
- * result_drift), then add to r's warnings what the numbers themselves say:
- * I/O errors (the first errno and offset), read tests whose reads did not
- * reach the device, runs that spread too widely for their median to hold,
- * throughput that drifted during a test's window, a target with no device
- * counters, tests where a job's own CPU was near a full core
- * (ANNOTATE_TOOL_BOUND_PCT: the tool, not the device, may bound them; not
- * for the null engine, whose runs measure exactly that), read tests that
- * read unwritten space (unwritten.flagged: UNWRITTEN_FLAG or more of their
- * region unallocated or blank); and score the tests when in->score is given. Returns true when
- * a test had I/O errors (the run failed). Never prints.
+ * result_drift), then add to r's warnings what the numbers themselves say,
+ * one warning per cause over all the tests it concerns (I/O errors and bad
+ * blocks: one per test, with its first errno or block): read tests whose
+ * reads did not reach the device (not a workload that reads the cache on
+ * purpose, wl->cache_ok), runs that spread too widely for their median to
+ * hold, throughput that drifted during a test's window, random reads too
+ * fast for a store that says it spins (a loop device: its backing disk), a
+ * target with no device counters, tests where a job's own CPU was near a
+ * full core (ANNOTATE_TOOL_BOUND_PCT: the tool, not the device, may bound
+ * them; not for the null engine, whose runs measure exactly that, nor a
+ * workload that measures that CPU, wl->cpu_bound), read tests that read
+ * unwritten space (unwritten.flagged: UNWRITTEN_FLAG or more of their
+ * region unallocated or blank), writes faster than reads of the same
+ * pattern (ANNOTATE_WRITE_FASTER) on a device with a write-back cache, a
+ * cgroup I/O limit on the target; and score the tests when in->score is
+ * given. Returns true when a test had I/O errors (the run failed). Never
+ * prints.
  */
 bool result_annotate(struct run_result *r, const struct annotate_in *in);
 

@@ -272,6 +272,52 @@ static bool beyond_transport(const struct test_result *t, const struct target_in
 	       t->bytes_per_sec > 1.05 * (double)ti->transport_bps;
 }
 
+/* A plain block read or write test (seq-*, rand-*), with O_DIRECT: what
+ * a write-back cache can make the write faster than the read of. */
+static bool plain_block(const struct test_result *t)
+{
+	const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
+
+	return w && w->kind == WL_BLOCK && !w->write_pct && !w->fixed_size && !w->passes &&
+	       t->direct && t->ops && t->runtime_ns;
+}
+
+/*
+ * Writes faster than reads of the same pattern (seq or random, same bs,
+ * qd and jobs) by ANNOTATE_WRITE_FASTER, on a device that reports a
+ * write-back cache: the cache acknowledged the writes before the medium
+ * had them. One warning naming each such write test and its read.
+ */
+static void write_back(struct run_result *r)
+{
+	struct warn_group g = { 0 };
+
+	if (r->target.write_cache != 1)
+		return;
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct test_result *wt = &r->tests[i];
+
+		if (!wt->is_write || !plain_block(wt))
+			continue;
+		for (unsigned k = 0; k < r->ntests; k++) {
+			const struct test_result *rt = &r->tests[k];
+
+			if (rt->is_write || !plain_block(rt) || rt->random != wt->random ||
+			    rt->bs != wt->bs || rt->qd != wt->qd || rt->jobs != wt->jobs ||
+			    !(wt->bytes_per_sec > ANNOTATE_WRITE_FASTER * rt->bytes_per_sec))
+				continue;
+			group_add(&g, wt, "%.0f MB/s, %.1fx %.*s's %.0f MB/s", wt->bytes_per_sec / 1e6,
+				  wt->bytes_per_sec / rt->bytes_per_sec, (int)sizeof(rt->name),
+				  rt->name, rt->bytes_per_sec / 1e6);
+			break;
+		}
+	}
+	group_say(r, &g, "writes faster than reads of the same pattern, and the device reports "
+		  "a write-back cache (queue/write_cache): it acknowledged writes before the "
+		  "medium had them; a working set larger than the cache, or a longer run, "
+		  "measures the medium");
+}
+
 /* The causes said over many tests, one warning each (struct warn_group). */
 struct causes {
 	struct warn_group steady, cached, zeros, link, rotational, drift, spread;
@@ -376,8 +422,10 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 	say_causes(r, &c);
 	if (ti->loop_dio == 0 && in->moves_data)
 		loop_page_cache(r);
-	if (in->moves_data)
+	if (in->moves_data) {
 		tool_bound(r);
+		write_back(r);
+	}
 	if (ti->io_limit[0] && in->moves_data)
 		result_add_warning(r, "a cgroup limits this process's I/O on the target (%.*s): "
 				   "a test that reached the limit measured it, not the device",

@@ -153,12 +153,54 @@ static void test_rotational(void **state)
 	result_free(&r);
 }
 
+/* Set test i's rate (bytes/s over its 1 s window). */
+static void rate(struct run_result *r, unsigned i, double bps)
+{
+	r->tests[i].bytes = (uint64_t)bps;
+	r->tests[i].bytes_per_sec = bps;
+	r->tests[i].dev_read_bytes = r->tests[i].is_write ? 0 : r->tests[i].bytes;
+	r->tests[i].dev_write_bytes = r->tests[i].is_write ? r->tests[i].bytes : 0;
+}
+
+/* A write 4x faster than the read of its pattern, with a write-back
+ * cache: flagged, naming both; the random pair, equal, is not; without the
+ * cache nothing is said. */
+static void test_write_back(void **state)
+{
+	struct run_result r = { 0 };
+
+	(void)state;
+	for (int cache = 1; cache >= 0; cache--) {
+		memset(&r, 0, sizeof(r));
+		no_loop(&r);
+		r.target.write_cache = cache;
+		add(&r, "seq-read 1m qd8", "seq-read", false, false, 100000, 10);
+		add(&r, "seq-write 1m qd8", "seq-write", false, true, 100000, 10);
+		add(&r, "rand-read 4k qd1", "rand-read", true, false, 100000, 10);
+		add(&r, "rand-write 4k qd1", "rand-write", true, true, 100000, 10);
+		rate(&r, 0, 500e6);
+		rate(&r, 1, 2000e6);
+		rate(&r, 2, 40e6);
+		rate(&r, 3, 41e6);
+		result_annotate(&r, &(struct annotate_in){ .moves_data = true });
+		assert_int_equal(said(&r, "write-back cache"), cache);
+		if (cache) {
+			assert_int_equal(said(&r, "seq-write 1m qd8 (2000 MB/s, 4.0x seq-read 1m qd8's "
+					      "500 MB/s): writes faster than reads of the same "
+					      "pattern"), 1);
+			assert_int_equal(said(&r, "rand-write"), 0);
+		}
+		result_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grouped),
 		cmocka_unit_test(test_purpose),
 		cmocka_unit_test(test_rotational),
+		cmocka_unit_test(test_write_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
