@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "engine.h"
+#include "estimate.h"
 #include "host.h"
 #include "opts.h"
 #include "parse.h"
@@ -572,6 +573,39 @@ static void open_layout(struct run_ctx *c)
 	lay->laid_out_ns = c->stage.laid_out_ns;
 }
 
+/* Before a minute of measuring: how long it will take (tune says so too).
+ * On stderr, unless --quiet; the layout and setup are named, not timed. */
+static void word_estimate(const struct run_ctx *c)
+{
+	struct plan_estimate e;
+	unsigned passes = c->s.steady_state ? (c->s.max_rounds ? (unsigned)c->s.max_rounds : 25) :
+			  (unsigned)c->s.repeat;
+	char when[32], extra[128] = "", b[32], times[48] = "";
+	double secs;
+
+	plan_estimate(&c->plan, passes, c->s.round_ns, c->s.steady_state, &e);
+	if (!e.runs)
+		return;
+	secs = (double)e.ns / 1e9;
+	if (secs < 9.5)
+		snprintf(when, sizeof(when), "%.1f s", secs);
+	else if (secs < 90)
+		snprintf(when, sizeof(when), "%.0f s", secs);
+	else
+		snprintf(when, sizeof(when), "%.1f min", secs / 60);
+	if ((c->ti.kind == TARGET_DIR && plan_needs_data(&c->plan) &&
+	     !(c->e->flags & ENGINE_F_NO_IO)) || lay_out_reads(c))
+		snprintf(extra, sizeof(extra), ", after laying out %s",
+			 report_fmt_capacity(c->size, b, sizeof(b)));
+	if (passes > 1)
+		snprintf(times, sizeof(times), c->s.steady_state ? ", up to %u rounds each" :
+			 " x %u passes", passes);
+	fprintf(stderr, "%s: %u test%s%s, %s %s%s%s%s\n", cli_name, c->plan.n,
+		c->plan.n == 1 ? "" : "s", times, e.bound ? "at most" : "about", when, extra,
+		c->s.precondition ? ", after the precondition" : "",
+		e.open_ended ? ", and the tests that run until they are done" : "");
+}
+
 /* The stage (claim, scratch, layout, O_DIRECT), and the settings echo. */
 static int do_stage(struct run_ctx *c)
 {
@@ -975,6 +1009,8 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 	if (h)
 		status = do_prepare(&c, status);
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
+	if (status == EXIT_OK && !c.s.quiet && !c.silent)
+		word_estimate(&c);
 	if (status == EXIT_OK) {
 		status = do_stage(&c);
 		if (status == EXIT_OK && c.s.precondition)
