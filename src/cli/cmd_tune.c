@@ -935,6 +935,10 @@ int cmd_tune(int argc, char **argv)
 			status = keep_recommended(&c);
 		if (!c.a.quiet && !c.on_stdout)
 			report_tune_text(stdout, &c.r);
+		else	/* the report that says them is not shown: stderr does */
+			for (unsigned i = 0; i < c.r.nwarnings; i++)
+				if (!tune_is_stop_warning(&c.r, c.r.warnings[i]))
+					cli_warn("%s", c.r.warnings[i]);
 		if (cli_write_outputs(c.out, 2, &c.r) != EXIT_OK && status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}
