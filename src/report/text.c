@@ -337,10 +337,27 @@ static void text_table(struct textw *w, const struct run_result *r)
 
 /* ---- notes, footer, warnings ---------------------------------------------- */
 
+/* The notes that read the same for every test they concern. */
+enum shared_note { NOTE_DROP_BEHIND, NOTE_BUFFERED, NOTE_ZEROS, NOTE_NSHARED };
+
+static bool shared_note(const struct test_result *t, enum shared_note n)
+{
+	switch (n) {
+	case NOTE_DROP_BEHIND:
+		return t->drop_behind;
+	case NOTE_BUFFERED:	/* empty files (bonnie++ -n): no data to buffer */
+		return !t->drop_behind && !t->direct && !(t->params.nfiles && !t->params.file_max);
+	case NOTE_ZEROS:
+		return t->zero_data;
+	default:
+		return false;
+	}
+}
+
 static bool has_notes(const struct test_result *t)
 {
-	return !t->direct || t->cached || t->dev_valid || t->errors || t->trim.method ||
-	       t->unwritten.flagged ||
+	return shared_note(t, NOTE_DROP_BEHIND) || shared_note(t, NOTE_BUFFERED) || t->cached ||
+	       t->dev_valid || t->errors || t->trim.method || t->unwritten.flagged ||
 	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
 	       t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
 }
@@ -397,23 +414,6 @@ static void text_cliff(struct textw *w, const struct test_result *t)
 			  fmt_mb(c->bytes_before, a, sizeof(a)), (double)c->ns_before / 1e9,
 			  fmt_rate(c->rate_before, b, sizeof(b)), fmt_rate(c->rate_after, d, sizeof(d)),
 			  100 * (c->rate_after / c->rate_before - 1));
-}
-
-/* The notes that read the same for every test they concern. */
-enum shared_note { NOTE_DROP_BEHIND, NOTE_BUFFERED, NOTE_ZEROS, NOTE_NSHARED };
-
-static bool shared_note(const struct test_result *t, enum shared_note n)
-{
-	switch (n) {
-	case NOTE_DROP_BEHIND:
-		return t->drop_behind;
-	case NOTE_BUFFERED:
-		return !t->drop_behind && !t->direct;
-	case NOTE_ZEROS:
-		return t->zero_data;
-	default:
-		return false;
-	}
 }
 
 /* Each shared note once, naming its tests in plan order: twelve bonnie++
