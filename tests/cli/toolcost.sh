@@ -108,6 +108,7 @@ echo "file tests: ok"
 
 # 3. a saved result from before the count loads, and shows none
 for f in "$srcdir"/tests/data/results/*.json; do
+	grep -q '"syscalls"' "$f" && continue	# saved after the count
 	"$DISKBENCH" report "$f" >"$T/old.txt" 2>&1 || fail "$f: report: exit $?"
 	grep -q "tool's own cost" "$T/old.txt" && fail "$f: a cost it never measured"
 done
@@ -161,6 +162,10 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 			--quiet --json "$out" "$T" >/dev/null 2>&1 || fail "strace $e: exit $?"
 		seen=$(awk '$1 ~ /^[0-9]+$/ && $2 != "total" { n += $1 } END { print n + 0 }' "$T/$e.strace")
 		ours=$(json "$out" "d['tests'][0]['syscalls']['total']")
+		# the unwritten-space check reads its sample with pread after
+		# the test, outside the count
+		[ "$e" = sync ] &&
+			seen=$((seen - $(json "$out" "d['tests'][0].get('unwritten', {}).get('sampled_blocks', 0)")))
 		# io_uring counts the register call that enables the ring too; a
 		# few calls fall outside the window (setup, the last reaps)
 		within "$ours" $((seen * 98 / 100 - 8)) $((seen + 1)) ||
