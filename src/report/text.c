@@ -478,16 +478,18 @@ static void text_notes(struct textw *w, const struct run_result *r, const struct
 			  !strcmp(t->trim.method, "fitrim") ? "the file system's free space (FITRIM)" :
 			  !strcmp(t->trim.method, "blkdiscard") ? "its range of the device "
 			  "(BLKDISCARD)" : t->trim.method);
-	if (t->dev_valid)
-		text_line(w, "  ", 4, "%.*s: device moved: read %s MB, written %s MB", FLD(t->name),
-			  fmt_mb(t->dev_read_bytes, a, sizeof(a)),
-			  fmt_mb(t->dev_write_bytes, b, sizeof(b)));
 	if (t->verify.done)
 		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
 			  report_verify_note(t, line, sizeof(line)));
-	if (t->syscalls_valid)
-		text_line(w, "  ", 4, "%.*s: %s", FLD(t->name),
-			  report_cost_note(t, line, sizeof(line)));
+	/* what the device moved and what it cost the tool: one note */
+	if (t->dev_valid || t->syscalls_valid)
+		text_line(w, "  ", 4, "%.*s: %s%s%s%s%s%s", FLD(t->name),
+			  t->dev_valid ? "device moved: read " : "",
+			  t->dev_valid ? fmt_mb(t->dev_read_bytes, a, sizeof(a)) : "",
+			  t->dev_valid ? " MB, written " : "",
+			  t->dev_valid ? fmt_mb(t->dev_write_bytes, b, sizeof(b)) : "",
+			  t->dev_valid ? (t->syscalls_valid ? " MB; " : " MB") : "",
+			  t->syscalls_valid ? report_cost_note(t, line, sizeof(line)) : "");
 	if (t->errors && t->first_errno)
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
 			  FLD(t->name), t->errors, strerror(t->first_errno),
