@@ -147,6 +147,10 @@ struct tune_journal {
 	struct tune_queue saved;	/* disk, devno, have[] and value[] */
 	pid_t pid;			/* the tune that wrote it */
 	char started[32];		/* ISO 8601 UTC */
+	/* the order the restore writes the knobs in (every knob once): the
+	 * one that makes each read back as saved despite the kernel's side
+	 * effects, kept with the values (format 1: tune_write_order) */
+	enum tune_knob order[KNOB_COUNT];
 	char path[512];			/* where it is */
 	bool locked;			/* lock_fd holds the journal's lock */
 	int lock_fd;
@@ -195,8 +199,9 @@ int tune_journal_discard(struct tune_journal *j);
 int tune_journal_list(char *buf, size_t len);
 
 /*
- * Put back what j saved, in the order given at enum tune_knob (the
- * scheduler first: it resets nr_requests); then read every one back.
+ * Put back what j saved, in j->order (the scheduler first: it resets
+ * nr_requests, and bfq turns the default wbt off); then read every one
+ * back.
  * Returns 0 and removes the journal when all read back as saved (and lets
  * go of its lock, if j holds it); else, the journal kept: -EIO with the
  * knobs that differ in err ("read_ahead_kb is 4, not 7"); -EACCES/-EROFS
@@ -208,8 +213,8 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen);
 
 /* For a signal handler: tune_restore_arm() prepares the writes of j (in
  * static storage; one journal at a time, a later arm replaces it);
- * tune_restore_now() makes them with open/write/close only, in the same
- * order as tune_restore, async-signal-safe (errno kept), without reading
+ * tune_restore_now() makes them with open/write/close only, in j->order
+ * as tune_restore does, async-signal-safe (errno kept), without reading
  * back or removing the journal (a later tune --restore does that).
  * tune_restore_disarm() after a normal restore. */
 void tune_restore_arm(const struct tune_journal *j);

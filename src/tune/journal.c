@@ -22,29 +22,37 @@
 /*
  * The journal is text, one "key value" line each, every line ended:
  *
- *	diskbench-tune-journal 1
+ *	diskbench-tune-journal 2
  *	disk loop3
  *	devno 7:3
  *	pid 1234
  *	started 2026-01-02T03:04:05Z
+ *	order scheduler,max_sectors_kb,read_ahead_kb,nr_requests,nomerges,wbt_lat_usec
  *	scheduler mq-deadline
  *	read_ahead_kb 128
  *	...
  *
- * the knobs in enum order, one line for each the disk has. The reader
- * takes exactly that and nothing else: a restore from a guess would write
- * values nobody saved.
+ * the knobs in enum order, one line for each the disk has. "order" is the
+ * order the restore writes them in (every knob once): the one that puts
+ * every setting back as it read, the kernel's side effects considered
+ * (the scheduler first: it resets nr_requests, and bfq turns the default
+ * wbt off; wbt_lat_usec last). Format 1, without it, is still read (its
+ * restore order is tune_write_order, the same). The reader takes exactly
+ * that and nothing else: a restore from a guess would write values nobody
+ * saved.
  */
 #define JOURNAL_MAGIC "diskbench-tune-journal"
-#define JOURNAL_VERSION "1"
+#define JOURNAL_VERSION "2"
 #define JOURNAL_SUFFIX ".journal"
 /* what a journal of every knob holds is a few hundred bytes: more is
  * not one of ours */
 #define JOURNAL_MAX 4096
 
-/* The lines after the first, in the order they must come; the knobs
- * follow, in enum order, one line for each the disk has. */
-static const char *const head_keys[] = { "disk", "devno", "pid", "started" };
+/* The lines after the first, in the order they must come ("order" in
+ * format 2 only); the knobs follow, in enum order, one line for each the
+ * disk has. */
+static const char *const head_keys[] = { "disk", "devno", "pid", "started", "order" };
+#define NHEAD_V1 4u
 #define NHEAD (sizeof(head_keys) / sizeof(head_keys[0]))
 
 /* Append to the "; "-separated list in err (errlen > 0). */
@@ -230,6 +238,34 @@ static int bad(char *err, size_t errlen, const char *path, unsigned no, const ch
 	return -EINVAL;
 }
 
+/* "scheduler,max_sectors_kb,...": every knob once, into order. */
+static bool parse_order(const char *val, enum tune_knob order[KNOB_COUNT])
+{
+	char attr[32];
+	bool seen[KNOB_COUNT] = { false };
+	const char *p = val;
+	enum tune_knob k;
+	unsigned n = 0;
+	size_t len;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		if (!len || len >= sizeof(attr) || n >= KNOB_COUNT)
+			return false;
+		memcpy(attr, p, len);
+		attr[len] = '\0';
+		k = knob_of(attr);
+		if (k == KNOB_COUNT || seen[k])
+			return false;
+		seen[k] = true;
+		order[n++] = k;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return n == KNOB_COUNT;
+}
+
 /* One value of the first lines into j; 0 or the message's -EINVAL. */
 static int head_value(struct tune_journal *j, const char *disk, const char *path, unsigned no,
 		      const char *key, const char *val, char *err, size_t errlen)
@@ -247,6 +283,10 @@ static int head_value(struct tune_journal *j, const char *disk, const char *path
 		if (tune_parse_dec(val, &v) || v < 1 || v > INT_MAX)
 			return BAD(no, "'%.40s' is not a process id", val);
 		j->pid = (pid_t)v;
+	} else if (!strcmp(key, "order")) {
+		if (!parse_order(val, j->order))
+			return BAD(no, "'%.100s' is not every queue setting once, comma separated",
+				   val);
 	} else {
 		if (!shaped(val, "0000-00-00T00:00:00Z"))
 			return BAD(no, "'%.40s' is not a UTC time YYYY-MM-DDTHH:MM:SSZ", val);
@@ -266,7 +306,7 @@ static int parse(char *text, size_t n, const char *disk, const char *path, struc
 {
 	char *p = text, *nl, *sp, *key, *val;
 	enum tune_knob k, next = 0;
-	unsigned no = 0;
+	unsigned no = 0, nhead = NHEAD;
 	int ret;
 
 	if (!n)
@@ -289,12 +329,17 @@ static int parse(char *text, size_t n, const char *disk, const char *path, struc
 		*sp = '\0';
 		val = sp + 1;
 		if (no == 1) {
-			if (strcmp(val, JOURNAL_VERSION))
-				return BAD(no, "journal format '%.16s'; this diskbench reads format "
-					   JOURNAL_VERSION, val);
+			if (!strcmp(val, "1")) {
+				/* before the order was written: the one it was */
+				nhead = NHEAD_V1;
+				memcpy(j->order, tune_write_order, sizeof(j->order));
+			} else if (strcmp(val, JOURNAL_VERSION)) {
+				return BAD(no, "journal format '%.16s'; this diskbench reads formats "
+					   "1 and " JOURNAL_VERSION, val);
+			}
 			continue;
 		}
-		if (no - 2 < NHEAD) {
+		if (no - 2 < nhead) {
 			if (strcmp(key, head_keys[no - 2])) {
 				if (is_head_key(key) || knob_of(key) < KNOB_COUNT)
 					return BAD(no, "%s where the %s line belongs", key,
@@ -321,7 +366,7 @@ static int parse(char *text, size_t n, const char *disk, const char *path, struc
 		line[k] = no;
 		next = k + 1;
 	}
-	if (no < 1 + NHEAD)
+	if (no < 1 + nhead)
 		return BAD(no, "ends before its %s line", head_keys[no - 1]);
 	*nlines = no;
 	return 0;
@@ -336,8 +381,19 @@ static int format(const struct tune_journal *j, char *buf, size_t len)
 	int n;
 
 	n = snprintf(buf, len, JOURNAL_MAGIC " " JOURNAL_VERSION "\ndisk %s\ndevno %u:%u\n"
-		     "pid %d\nstarted %s\n", q->disk, major(q->devno), minor(q->devno),
+		     "pid %d\nstarted %s\norder", q->disk, major(q->devno), minor(q->devno),
 		     (int)j->pid, j->started);
+	for (k = 0; k < KNOB_COUNT && n >= 0 && (size_t)n < len; k++) {
+		used = (size_t)n;
+		n = snprintf(buf + used, len - used, "%c%s", k ? ',' : ' ',
+			     tune_knob_attr(j->order[k]));
+		if (n >= 0)
+			n += (int)used;
+	}
+	if (n >= 0 && (size_t)n + 1 < len) {
+		buf[n++] = '\n';
+		buf[n] = '\0';
+	}
 	for (k = 0; k < KNOB_COUNT && n >= 0 && (size_t)n < len; k++) {
 		if (!q->have[k])
 			continue;
@@ -461,6 +517,7 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 				       q->disk, q->value[k], tune_knob_attr(k));
 	memset(j, 0, sizeof(*j));
 	j->saved = *q;
+	memcpy(j->order, tune_write_order, sizeof(j->order));
 	j->pid = getpid();
 	now = time(NULL);
 	if (!gmtime_r(&now, &tm) ||
@@ -745,10 +802,11 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 		return tune_set_err(err, errlen, -ESTALE, "%s is not the device %u:%u the journal %s "
 			       "saved; not restored", q->disk, major(q->devno), minor(q->devno),
 			       j->path);
-	/* in tune_write_order: the scheduler before nr_requests, which it
-	 * resets; max_sectors_kb before read_ahead_kb, which it raises */
+	/* in the journal's order: the scheduler before nr_requests, which it
+	 * resets, and before wbt_lat_usec, whose default bfq turns off;
+	 * max_sectors_kb before read_ahead_kb, which it raises */
 	for (i = 0; i < KNOB_COUNT; i++) {
-		k = tune_write_order[i];
+		k = j->order[i];
 		if (!q->have[k])
 			continue;
 		ret = tune_knob_write(q->disk, k, q->value[k]);
@@ -792,7 +850,7 @@ int tune_restore(struct tune_journal *j, char *err, size_t errlen)
 }
 
 /*
- * The writes tune_restore_now() makes, in tune_write_order. Built outside the
+ * The writes tune_restore_now() makes, in the journal's order. Built outside the
  * handler, read inside it: narmed is set last, behind a signal fence, so
  * a handler never sees a half-built entry.
  */
@@ -815,7 +873,7 @@ void tune_restore_arm(const struct tune_journal *j)
 	narmed = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	for (i = 0; i < KNOB_COUNT; i++) {
-		k = tune_write_order[i];
+		k = j->order[i];
 		if (!q->have[k] ||
 		    tune_knob_path(q->disk, k, armed[n].path, sizeof(armed[n].path)))
 			continue;

@@ -312,8 +312,24 @@ static const struct corrupt_row corrupt_rows[] = {
 	{ "", 1, "empty: not a diskbench tune journal" },
 	{ "hello\n", 1, "not a diskbench tune journal" },
 	{ "diskbench-tune-journal\n", 1, "not a diskbench tune journal" },
-	{ "diskbench-tune-journal 2\n" "disk nosuch0\n", 1,
-	  "journal format '2'; this diskbench reads format 1" },
+	{ "diskbench-tune-journal 3\n" "disk nosuch0\n", 1,
+	  "journal format '3'; this diskbench reads formats 1 and 2" },
+	/* format 2: the restore order, every knob once */
+#define HEAD2 "diskbench-tune-journal 2\ndisk nosuch0\ndevno 7:99\npid 1234\n" \
+	"started 2026-01-02T03:04:05Z\n"
+	{ HEAD2 "scheduler none\n", 6, "scheduler where the order line belongs" },
+	{ HEAD2, 5, "ends before its order line" },
+	{ HEAD2 "order scheduler,read_ahead_kb\n", 6,
+	  "'scheduler,read_ahead_kb' is not every queue setting once, comma separated" },
+	{ HEAD2 "order scheduler,scheduler,read_ahead_kb,nr_requests,nomerges,wbt_lat_usec\n", 6,
+	  "'scheduler,scheduler,read_ahead_kb,nr_requests,nomerges,wbt_lat_usec' is not every "
+	  "queue setting once, comma separated" },
+	{ HEAD2 "order scheduler,max_sectors_kb,read_ahead_kb,nr_requests,nomerges,colour\n", 6,
+	  "'scheduler,max_sectors_kb,read_ahead_kb,nr_requests,nomerges,colour' is not every "
+	  "queue setting once, comma separated" },
+	{ HEAD2 "order scheduler,,max_sectors_kb,read_ahead_kb,nr_requests,nomerges\n", 6,
+	  "'scheduler,,max_sectors_kb,read_ahead_kb,nr_requests,nomerges' is not every queue "
+	  "setting once, comma separated" },
 	{ "diskbench-tune-journal 1\n", 1, "ends before its disk line" },
 	{ "diskbench-tune-journal 1\ndisk nosuch0\ndevno 7:99\n", 3, "ends before its pid line" },
 	{ HEAD "scheduler none\nread_ahead_kb 128", 7, "the line has no end: a cut journal" },
@@ -498,6 +514,11 @@ static void test_journal_round_trip(void **state)
 	assert_int_equal(back.pid, getpid());
 	assert_string_equal(back.started, j.started);
 	assert_string_equal(back.path, j.path);
+	/* the restore order comes back as written: the scheduler first,
+	 * wbt_lat_usec last */
+	assert_memory_equal(back.order, j.order, sizeof(j.order));
+	assert_int_equal(back.order[0], KNOB_SCHEDULER);
+	assert_int_equal(back.order[KNOB_COUNT - 1], KNOB_WBT);
 	for (k = 0; k < KNOB_COUNT; k++) {
 		assert_int_equal(back.saved.have[k], q.have[k]);
 		if (q.have[k])
@@ -638,8 +659,9 @@ static void test_journal_format(void **state)
 	close(fd);
 	assert_true(n > 0);
 	text[n] = '\0';
-	snprintf(want, sizeof(want), "diskbench-tune-journal 1\ndisk nosuch0\ndevno 7:99\npid %d\n"
-		 "started %s\nscheduler mq-deadline\nread_ahead_kb 128\nnr_requests 256\n"
+	snprintf(want, sizeof(want), "diskbench-tune-journal 2\ndisk nosuch0\ndevno 7:99\npid %d\n"
+		 "started %s\norder scheduler,max_sectors_kb,read_ahead_kb,nr_requests,nomerges,"
+		 "wbt_lat_usec\nscheduler mq-deadline\nread_ahead_kb 128\nnr_requests 256\n"
 		 "max_sectors_kb 1280\nnomerges 0\n", (int)getpid(), j.started);
 	assert_string_equal(text, want);
 	rm_file("nosuch0.journal");
