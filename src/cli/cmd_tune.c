@@ -485,6 +485,33 @@ static void note_effects(struct tune_sweep *s, unsigned k, const struct tune_eff
 	}
 }
 
+/* Every knob of q as it reads now, into v ("" for one q lacks or that
+ * cannot be read). */
+static void read_all(const struct tune_queue *q, char v[KNOB_COUNT][TUNE_VALUE_MAX])
+{
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (!q->have[k] || tune_knob_read(q, (enum tune_knob)k, v[k], TUNE_VALUE_MAX))
+			v[k][0] = '\0';
+}
+
+/* The knobs that read otherwise now than in was, "scheduler is none, not
+ * bfq", into buf; false when none does. */
+static bool moved_since(const struct tune_queue *q, char was[KNOB_COUNT][TUNE_VALUE_MAX],
+			char *buf, size_t len)
+{
+	char now[KNOB_COUNT][TUNE_VALUE_MAX];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	read_all(q, now);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (strcmp(now[k], was[k]) && used + 1 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s is %s, not %s",
+						 used ? ", " : "", tune_knob_attr((enum tune_knob)k),
+						 now[k][0] ? now[k] : "(unreadable)", was[k]);
+	return used > 0;
+}
+
 /* One trial: configuration k of sweep i, every test of its plan. 0, -EINTR
  * (a signal), or the exit status after saying why (the result's stop). */
 static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block, unsigned n,
@@ -493,8 +520,9 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 	struct tune_sweep *s = &c->r.sweeps[i];
 	struct plan *p = &c->plans[i];
 	const char *values[KNOB_COUNT];
+	char err[512], gone[256], set[KNOB_COUNT][TUNE_VALUE_MAX];
 	struct tune_effects fx;
-	char err[512], gone[256];
+	unsigned added = 0;
 	int ret;
 
 	config_values(c, s, k, values);
@@ -511,6 +539,9 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 			       "kernel version", "%s=%s cannot be set: %s", tune_knob_option(s->knob),
 			       s->configs[k], err);
 	note_effects(s, k, &fx);
+	/* what the trial measures under, to see at its end that nobody
+	 * changed it meanwhile */
+	read_all(&c->r.queue, set);
 	for (unsigned t = 0; t < p->n && !stop_signal; t++) {
 		struct test_spec *spec = &p->specs[t];
 		struct cli_progress ps = { 0 };
@@ -557,10 +588,23 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 			cli_error("out of memory");
 			return EXIT_RUNTIME;
 		}
+		added++;
 		/* a device that went away fails every trial after: stop */
 		if (trial.invalid[0] && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
 			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then "
 				       "run tune again", "%s", gone);
+	}
+	/* another program (a udev rule, a tuned profile, a person) changed
+	 * the queue under the trial: what it measured is no setting's */
+	if (moved_since(&c->r.queue, set, err, sizeof(err))) {
+		for (unsigned t = s->ntrials - added; t < s->ntrials; t++) {
+			s->ninvalid += !s->trials[t].invalid[0];
+			snprintf(s->trials[t].invalid, sizeof(s->trials[t].invalid), "the queue "
+				 "changed during the trial, not by tune");
+		}
+		return stop_at(c, n, total, EXIT_RUNTIME, "find what else sets this queue (udev "
+			       "rules, tuned, another tool) and stop it during the tune", "the queue "
+			       "changed during the trial, not by tune: %s", err);
 	}
 	return stop_signal ? -EINTR : 0;
 }

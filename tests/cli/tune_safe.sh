@@ -130,6 +130,31 @@ for dev in "$RAM" "$DISK"; do
 	grep -q "Every setting was put back" "$T/$name.out" || fail "$dev: no word of the restore"
 done
 
+# ---- another program changes the queue mid-sweep: stop, say which, put back -
+before=$(settings "$RAM")
+ra=$(cat "$q/read_ahead_kb")
+"$DISKBENCH" tune --runtime 300ms --ramp 0 --blocks 4 --scheduler none,mq-deadline \
+	--workload rand-read --json "$T/moved.json" "$RAM" >"$T/moved.out" 2>"$T/moved.err" &
+pid=$!
+sleep 1
+# as a udev rule or a tuned profile would; once a second (longer than a
+# trial, so that tune has stopped before the next write if it saw this
+# one), until tune says it stopped: never while it puts things back
+while kill -0 "$pid" 2>/dev/null && ! grep -q "tune stopped" "$T/moved.err"; do
+	echo $((ra + 256)) >"$q/read_ahead_kb" 2>/dev/null
+	sleep 1
+done
+wait "$pid"
+rc=$?
+[ "$rc" -eq 1 ] || fail "queue changed mid-sweep: exit $rc, want 1: $(cat "$T/moved.err")"
+reason=$(json "$T/moved.json" 'd["stopped"]["reason"]')
+case $reason in
+*"changed during the trial, not by tune: read_ahead_kb is $((ra + 256)), not $ra"*) ;;
+*) fail "queue changed mid-sweep: the reason '$reason' does not say what changed" ;;
+esac
+[ "$(settings "$RAM")" = "$before" ] || fail "after the change: $(settings "$RAM"), before: $before"
+[ "$(json "$T/moved.json" 'd["restored"]')" = True ] || fail "queue changed: not restored"
+
 # ---- the device goes away mid-sweep: stop, put back, exit 1, say why --------
 before=$(settings "$RAM")
 "$DISKBENCH" tune --runtime 300ms --ramp 0 --blocks 4 --scheduler none,mq-deadline,kyber \
