@@ -634,6 +634,32 @@ static int run_sweeps(struct tune_ctx *c)
 	return ret;
 }
 
+/* Does the queue read now as it did when the sweeps were planned? 0, or
+ * -EBUSY with what differs in err, after head. */
+static int settings_unchanged(struct tune_ctx *c, const char *head, char *err, size_t errlen)
+{
+	const struct tune_queue *q = &c->r.queue;
+	char now[TUNE_VALUE_MAX];
+	size_t used = 0;
+	int ret = 0;
+
+	err[0] = '\0';
+	for (unsigned k = 0; k < KNOB_COUNT; k++) {
+		if (!q->have[k])
+			continue;
+		if (tune_knob_read(q, (enum tune_knob)k, now, sizeof(now)))
+			snprintf(now, sizeof(now), "(unreadable)");
+		if (!strcmp(now, q->value[k]))
+			continue;
+		ret = -EBUSY;
+		if (used + 1 < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s is %s, not %s",
+						 used ? ", " : head,
+						 tune_knob_attr((enum tune_knob)k), now, q->value[k]);
+	}
+	return ret;
+}
+
 /* Put back what the journal holds; say so if it does not read back. */
 static int put_back(struct tune_ctx *c)
 {
@@ -648,6 +674,15 @@ static int put_back(struct tune_ctx *c)
 	}
 	tune_restore_disarm();
 	c->journaled = false;
+	/* "put back" means as the report shows them before the sweep: what
+	 * the journal saved is that, checked when the lock was taken; said
+	 * again here against the report's own figures */
+	if (settings_unchanged(c, "not as before the sweep, after the restore: ", err,
+			       sizeof(err))) {
+		cli_error("%s", err);
+		tune_warn(&c->r, "%s", err);
+		return EXIT_RUNTIME;
+	}
 	c->r.restored = true;
 	return 0;
 }
@@ -882,33 +917,6 @@ static uint64_t union_plan(struct tune_ctx *c)
 	return size;
 }
 
-/* Does the queue read now as it did when the sweeps were planned? 0, or
- * -EBUSY with what differs in err. */
-static int settings_unchanged(struct tune_ctx *c, char *err, size_t errlen)
-{
-	const struct tune_queue *q = &c->r.queue;
-	char now[TUNE_VALUE_MAX];
-	size_t used = 0;
-	int ret = 0;
-
-	err[0] = '\0';
-	for (unsigned k = 0; k < KNOB_COUNT; k++) {
-		if (!q->have[k])
-			continue;
-		if (tune_knob_read(q, (enum tune_knob)k, now, sizeof(now)))
-			snprintf(now, sizeof(now), "(unreadable)");
-		if (!strcmp(now, q->value[k]))
-			continue;
-		ret = -EBUSY;
-		if (used + 1 < errlen)
-			used += (size_t)snprintf(err + used, errlen - used, "%s%s is %s, not %s",
-						 used ? ", " : "the settings changed since tune "
-						 "read them (another tune just ended?): ",
-						 tune_knob_attr((enum tune_knob)k), now, q->value[k]);
-	}
-	return ret;
-}
-
 /* Journal, stage, sweeps, restore: 0, 128 + signal, or an exit status. */
 static int sweep(struct tune_ctx *c)
 {
@@ -927,7 +935,8 @@ static int sweep(struct tune_ctx *c)
 	/* what was read before the journal took the disk may be another
 	 * tune's trial (one that ended between): the journal must hold what
 	 * is there now that nobody else may change it */
-	ret = settings_unchanged(c, err, sizeof(err));
+	ret = settings_unchanged(c, "the settings changed since tune read them (another tune "
+				 "just ended?): ", err, sizeof(err));
 	if (ret) {
 		tune_journal_discard(&c->journal);
 		cli_error("refusing to tune %s: %s; nothing was changed: try again", c->r.queue.disk,
