@@ -149,6 +149,8 @@ bool tune_udev_rule(const struct tune_result *r, char *buf, size_t len);
 const char *tune_effect_words(const struct tune_sweep *s, const struct tune_sweep_effect *e,
 			      char *buf, size_t len);
 bool tune_stop_words(const struct tune_result *r, char *buf, size_t len);
+/* The warning the stop of r adds to its warnings, into buf; returns buf. */
+const char *tune_stop_warning(const struct tune_result *r, char *buf, size_t len);
 bool tune_is_stop_warning(const struct tune_result *r, const char *warning);
 
 #endif

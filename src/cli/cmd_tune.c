@@ -445,6 +445,16 @@ static void config_values(const struct tune_ctx *c, const struct tune_sweep *s, 
 		values[KNOB_NR_REQUESTS] = TUNE_AS_KERNEL;
 }
 
+/* The trials every sweep plans, counted as the progress line counts. */
+static unsigned total_trials(const struct tune_ctx *c)
+{
+	unsigned total = 0;
+
+	for (unsigned i = 0; i < c->r.nsweeps; i++)
+		total += c->a.blocks * c->r.sweeps[i].nconfig + 2;
+	return total;
+}
+
 /* Stop the sweep at trial n of total: why, and what to do, kept in the
  * result (its JSON, text and HTML) and among its warnings. Returns
  * status, for the caller to return. */
@@ -455,6 +465,7 @@ static int stop_at(struct tune_ctx *c, unsigned n, unsigned total, int status, c
 		   const char *fmt, ...)
 {
 	struct tune_stop *st = &c->r.stop;
+	char w[700];
 	va_list ap;
 
 	if (c->progress)
@@ -466,8 +477,9 @@ static int stop_at(struct tune_ctx *c, unsigned n, unsigned total, int status, c
 	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
 	va_end(ap);
 	snprintf(st->todo, sizeof(st->todo), "%s", todo);
-	cli_error("tune stopped at trial %u of %u: %s; %s", n, total, st->reason, st->todo);
-	tune_warn(&c->r, "tune stopped at trial %u of %u: %s", n, total, st->reason);
+	tune_stop_warning(&c->r, w, sizeof(w));
+	cli_error("%s; %s", w, st->todo);
+	tune_warn(&c->r, "%s", w);
 	return status;
 }
 
@@ -612,11 +624,9 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 /* Every sweep, trial after trial, in its randomised block order. */
 static int run_sweeps(struct tune_ctx *c)
 {
-	unsigned total = 0, n = 0;
+	unsigned total = total_trials(c), n = 0;
 	int ret = 0;
 
-	for (unsigned i = 0; i < c->r.nsweeps; i++)
-		total += c->a.blocks * c->r.sweeps[i].nconfig + 2;
 	for (unsigned i = 0; i < c->r.nsweeps && !ret; i++) {
 		struct tune_sweep *s = &c->r.sweeps[i];
 		struct sweep_design d;
@@ -928,10 +938,12 @@ static int sweep(struct tune_ctx *c)
 	in.seed = c->cli.seed;
 	catch_signals();
 	ret = tune_journal_write(&c->r.queue, &c->journal, err, sizeof(err));
-	if (ret) {
-		cli_error("%s", err);
-		return ret == -EEXIST ? EXIT_REFUSED : EXIT_RUNTIME;
-	}
+	if (ret == -EEXIST)
+		return stop_at(c, 0, total_trials(c), EXIT_REFUSED, "let the other tune finish, "
+			       "then try again", "%s", err);
+	if (ret)
+		return stop_at(c, 0, total_trials(c), EXIT_RUNTIME, "make the journal directory "
+			       "writable for root ($DISKBENCH_TUNE_JOURNALS moves it)", "%s", err);
 	/* what was read before the journal took the disk may be another
 	 * tune's trial (one that ended between): the journal must hold what
 	 * is there now that nobody else may change it */
@@ -939,18 +951,22 @@ static int sweep(struct tune_ctx *c)
 				 "just ended?): ", err, sizeof(err));
 	if (ret) {
 		tune_journal_discard(&c->journal);
-		cli_error("refusing to tune %s: %s; nothing was changed: try again", c->r.queue.disk,
-			  err);
-		return EXIT_REFUSED;
+		return stop_at(c, 0, total_trials(c), EXIT_REFUSED, "nothing was changed: try "
+			       "again", "refusing to tune %s: %s", c->r.queue.disk, err);
 	}
 	c->journaled = true;
 	tune_restore_arm(&c->journal);
 	ret = run_stage(&c->stage, &in, err, sizeof(err));
-	if (ret) {
-		cli_error("%s", err);
+	if (ret == -EINTR) {
+		c->r.interrupted = true;
 		put_back(c);
-		return ret == -EINTR ? 128 + (int)stop_signal : ret == -EBUSY ? EXIT_REFUSED :
-		       EXIT_RUNTIME;
+		return 128 + (int)stop_signal;
+	}
+	if (ret) {
+		status = stop_at(c, 0, total_trials(c), ret == -EBUSY ? EXIT_REFUSED : EXIT_RUNTIME,
+				 "fix what the message names, then run tune again", "%s", err);
+		put_back(c);
+		return status;
 	}
 	if (c->stage.direct_refused)
 		for (unsigned i = 0; i < c->r.nsweeps; i++)

@@ -55,15 +55,35 @@ const char *tune_effect_words(const struct tune_sweep *s, const struct tune_swee
 	return buf;
 }
 
+/* "at trial 3 of 145", "before its first trial (of 145)" */
+static const char *stop_when(const struct tune_stop *st, char *buf, size_t len)
+{
+	if (st->trial)
+		snprintf(buf, len, "at trial %u of %u", st->trial, st->total);
+	else
+		snprintf(buf, len, "before its first trial (of %u)", st->total);
+	return buf;
+}
+
 bool tune_stop_words(const struct tune_result *r, char *buf, size_t len)
 {
 	const struct tune_stop *st = &r->stop;
+	char when[64];
 
 	if (!st->stopped)
 		return false;
-	snprintf(buf, len, "Stopped at trial %u of %u, nothing is recommended: %s. What to do: %s.",
-		 st->trial, st->total, st->reason, st->todo);
+	snprintf(buf, len, "Stopped %s, nothing is recommended: %s. What to do: %s.",
+		 stop_when(st, when, sizeof(when)), st->reason, st->todo);
 	return true;
+}
+
+const char *tune_stop_warning(const struct tune_result *r, char *buf, size_t len)
+{
+	char when[64];
+
+	snprintf(buf, len, "tune stopped %s: %s", stop_when(&r->stop, when, sizeof(when)),
+		 r->stop.reason);
+	return buf;
 }
 
 bool tune_is_stop_warning(const struct tune_result *r, const char *warning)
@@ -72,7 +92,5 @@ bool tune_is_stop_warning(const struct tune_result *r, const char *warning)
 
 	if (!r->stop.stopped || !warning)
 		return false;
-	snprintf(w, sizeof(w), "tune stopped at trial %u of %u: %s", r->stop.trial, r->stop.total,
-		 r->stop.reason);
-	return !strcmp(w, warning);
+	return !strcmp(tune_stop_warning(r, w, sizeof(w)), warning);
 }
