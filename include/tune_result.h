@@ -99,6 +99,7 @@ struct tune_result {
 	bool interrupted;		/* a signal stopped the sweep */
 	struct tune_stop stop;		/* an error stopped it */
 	bool restored;			/* every setting reads back as it was */
+	bool untouched;			/* stopped before changing any setting */
 	bool applied;			/* --apply kept the recommendations */
 	char **warnings;		/* owned, as in run_result */
 	unsigned nwarnings;

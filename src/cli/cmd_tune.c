@@ -938,6 +938,7 @@ static int sweep(struct tune_ctx *c)
 	in.seed = c->cli.seed;
 	catch_signals();
 	ret = tune_journal_write(&c->r.queue, &c->journal, err, sizeof(err));
+	c->r.untouched = ret != 0;
 	if (ret == -EEXIST)
 		return stop_at(c, 0, total_trials(c), EXIT_REFUSED, "let the other tune finish, "
 			       "then try again", "%s", err);
@@ -951,6 +952,7 @@ static int sweep(struct tune_ctx *c)
 				 "just ended?): ", err, sizeof(err));
 	if (ret) {
 		tune_journal_discard(&c->journal);
+		c->r.untouched = true;
 		return stop_at(c, 0, total_trials(c), EXIT_REFUSED, "nothing was changed: try "
 			       "again", "refusing to tune %s: %s", c->r.queue.disk, err);
 	}

@@ -43,7 +43,8 @@ static void page_header(struct svg *w, const struct tune_result *r)
 /* Put back, kept on purpose, or not: the sentence the text report ends with. */
 static const char *outcome(const struct tune_result *r)
 {
-	return r->restored ? "Every setting was put back and reads back as it was." :
+	return r->untouched ? "No setting was changed." :
+	       r->restored ? "Every setting was put back and reads back as it was." :
 	       r->applied ? "The recommended settings were kept (--apply)." :
 	       "NOT every setting could be put back: see the warnings and run diskbench tune "
 	       "--restore.";
@@ -79,7 +80,8 @@ static void page_verdicts(struct svg *w, const struct tune_result *r)
 		svg_esc(w, stop, strlen(stop));
 		svg_printf(w, "</p>\n");
 	}
-	svg_printf(w, "<p id=\"outcome\" class=\"words%s\">", r->restored || r->applied ? "" :
+	svg_printf(w, "<p id=\"outcome\" class=\"words%s\">",
+		   r->restored || r->applied || r->untouched ? "" :
 		   " warn");
 	svg_esc(w, outcome(r), strlen(outcome(r)));
 	svg_printf(w, "</p>\n");

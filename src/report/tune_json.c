@@ -160,6 +160,7 @@ int report_tune_json(FILE *f, const struct tune_result *r)
 		jw_null(&w, "stopped");
 	}
 	jw_bool(&w, "restored", r->restored);
+	jw_bool(&w, "settings_changed", !r->untouched);
 	jw_bool(&w, "applied", r->applied);
 	jw_open(&w, "warnings", '[', false);
 	for (unsigned i = 0; i < r->nwarnings; i++)

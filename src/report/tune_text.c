@@ -138,7 +138,8 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 		line(&w, "", "interrupted: the sweep was cut short and nothing is recommended.");
 	if (tune_stop_words(r, stop, sizeof(stop)))
 		line(&w, "", "%s", stop);
-	line(&w, "", "%s", r->restored ? "Every setting was put back and reads back as it was."
+	line(&w, "", "%s", r->untouched ? "No setting was changed." :
+	     r->restored ? "Every setting was put back and reads back as it was."
 	     : r->applied ? "The recommended settings were kept (--apply)." :
 	     "NOT every setting could be put back: see the messages above and run "
 	     "diskbench tune --restore.");

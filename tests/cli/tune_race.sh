@@ -72,12 +72,12 @@ rc=$?
 ran=0 moved=0
 for i in $(seq 20); do
 	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
-		--workload rand-read --quiet "$DEV" >/dev/null 2>"$T/1.err" &
+		--workload rand-read --json "$T/1.json" "$DEV" >"$T/1.out" 2>"$T/1.err" &
 	p1=$!
 	# together, or while the first is at its start, its sweep or its end
 	sleep "0.$((i % 5 * 2))"
 	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
-		--workload rand-read --quiet "$DEV" >/dev/null 2>"$T/2.err" &
+		--workload rand-read --json "$T/2.json" "$DEV" >"$T/2.out" 2>"$T/2.err" &
 	p2=$!
 	sleep 0.3
 	out=$("$DISKBENCH" tune --restore "$DEV" 2>&1)
@@ -97,14 +97,22 @@ for i in $(seq 20); do
 		case $rc in
 		0) ran=$((ran + 1)) ;;
 		3) grep -q "settings changed since" "$T/$n.err" && moved=$((moved + 1))
-		   grep -q -- "--restore" "$T/$n.err" &&
-			fail "try $i: tune $n, refused, is told to run --restore: $(cat "$T/$n.err")" ;;
+		   grep -q -- "--restore" "$T/$n.err" "$T/$n.out" &&
+			fail "try $i: tune $n, refused, is told to run --restore: $(cat "$T/$n.err" "$T/$n.out")"
+		   # refused once it had begun: its report says it changed nothing
+		   if [ -s "$T/$n.json" ]; then
+			[ "$(json "$T/$n.json" 'd["settings_changed"]')" = False ] ||
+				fail "try $i: tune $n, refused, says it changed settings"
+			grep -q "No setting was changed" "$T/$n.out" ||
+				fail "try $i: tune $n: $(cat "$T/$n.out")"
+		   fi ;;
 		*) fail "try $i: tune $n: exit $rc: $(cat "$T/$n.err")" ;;
 		esac
 	done
 	[ "$(settings "$DEV")" = "$before" ] ||
 		fail "try $i: after two tunes: $(settings "$DEV"), before: $before"
 	[ -e "$JOURNAL" ] && fail "try $i: a journal was left"
+	rm -f "$T/1.json" "$T/2.json"
 done
 [ "$ran" -ge 20 ] || fail "only $ran tunes of 40 ran: every try should run at least one"
 echo "ok: $ran of 40 tunes ran, the others were refused ($moved of them because the settings moved under them)"
