@@ -590,7 +590,10 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 					     .runtime_ns = tr.runtime_ns, .ops = tr.ops,
 					     .errors = tr.errors };
 		result_test_free(&tr);
-		if (!tune_trial_judge(&trial, spec->runtime_ns)) {
+		/* a test of passes, or one that runs until it is done, ends
+		 * when it is: its runtime is a bound, not a plan */
+		if (!tune_trial_judge(&trial, spec->passes || spec->wl->whole ? 0 :
+				      spec->runtime_ns)) {
 			s->ninvalid++;
 			tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", n,
 				  s->tests[t], tune_knob_option(s->knob), s->configs[k],
