@@ -302,9 +302,11 @@ static void page_notes(struct svg *w, const struct run_result *r)
 			n++;
 		}
 		if (t->dev_valid) {
-			snprintf(lines[n], sizeof(lines[n]), "device moved: read %s MB, written %s MB",
+			snprintf(lines[n], sizeof(lines[n]), "device moved: read %s MB, written %s MB%s",
 				 report_fmt_dec3((double)t->dev_read_bytes / 1e6, a, sizeof(a)),
-				 report_fmt_dec3((double)t->dev_write_bytes / 1e6, b, sizeof(b)));
+				 report_fmt_dec3((double)t->dev_write_bytes / 1e6, b, sizeof(b)),
+				 t->unwritten.flagged ? " (reads of unwritten space are counted too: "
+				 "no proof the disk was read)" : "");
 			what[n] = lines[n];
 			n++;
 		}

@@ -483,12 +483,14 @@ static void text_notes(struct textw *w, const struct run_result *r, const struct
 			  report_verify_note(t, line, sizeof(line)));
 	/* what the device moved and what it cost the tool: one note */
 	if (t->dev_valid || t->syscalls_valid)
-		text_line(w, "  ", 4, "%.*s: %s%s%s%s%s%s", FLD(t->name),
+		text_line(w, "  ", 4, "%.*s: %s%s%s%s%s%s%s", FLD(t->name),
 			  t->dev_valid ? "device moved: read " : "",
 			  t->dev_valid ? fmt_mb(t->dev_read_bytes, a, sizeof(a)) : "",
 			  t->dev_valid ? " MB, written " : "",
 			  t->dev_valid ? fmt_mb(t->dev_write_bytes, b, sizeof(b)) : "",
-			  t->dev_valid ? (t->syscalls_valid ? " MB; " : " MB") : "",
+			  t->dev_valid ? (t->unwritten.flagged ? " MB (reads of unwritten space are "
+					  "counted too: no proof the disk was read)" : " MB") : "",
+			  t->dev_valid && t->syscalls_valid ? "; " : "",
 			  t->syscalls_valid ? report_cost_note(t, line, sizeof(line)) : "");
 	if (t->errors && t->first_errno)
 		text_line(w, "  ", 4, "%.*s: errors: %" PRIu64 " (first: %s at offset %" PRIu64 ")",
