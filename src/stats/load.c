@@ -1443,7 +1443,8 @@ out:
 	return ret;
 }
 
-/* The result in buf[0..len) (NUL at buf[len]), named name in errors. */
+/* The result in buf[0..len) (no NUL needed: every reader takes len),
+ * named name in errors. */
 static int load_text(const char *name, const char *buf, size_t len, struct run_result *r,
 		     char *err, size_t errlen)
 {
@@ -1467,19 +1468,7 @@ static int load_text(const char *name, const char *buf, size_t len, struct run_r
 int result_load_buf(const char *name, const char *buf, size_t len, struct run_result *r,
 		    char *err, size_t errlen)
 {
-	char *copy = malloc(len + 1);
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	if (!copy) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -ENOMEM;
-	}
-	memcpy(copy, buf, len);
-	copy[len] = '\0';
-	ret = load_text(name, copy, len, r, err, errlen);
-	free(copy);
-	return ret;
+	return load_text(name, buf, len, r, err, errlen);
 }
 
 int result_load_max(const char *path, uint64_t max_bytes, struct run_result *r, char *err,
