@@ -1,0 +1,186 @@
+#!/bin/bash
+# lab_faults.sh - the device lab itself: each labfs setting does what it says, seen through a loop device.
+#
+# Root and FUSE only (skips with 77 otherwise). With dd on the loop device
+# that tests/lab/lab.sh makes over labfs: a fixed latency shows in the time
+# taken and in the log; EIO at an offset and on the Nth request is an I/O
+# error there and nowhere else; short reads are resubmitted by the loop
+# driver and the data still reads back; a stall holds requests for its
+# time; a request that never completes keeps dd waiting until labfs is
+# stopped, and then fails; a write-rate step slows writes after its byte;
+# a vanished device fails every request. Bad settings exit 2 naming the
+# option. A lab left by a killed test is removed by the next lab_start.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lab.sh"
+
+need_lab
+need_cmd dd sha256sum python3
+make_tmpdir
+WORK=$TMP_DIR
+
+# ---- settings labfs cannot honour: exit 2, the option named -------------
+mkdir "$WORK/m"
+bad()
+{
+	local want=$1 out rc
+	shift
+	out=$("$LABFS" "$WORK/m" --log "$WORK/bad.log" "$@" 2>&1)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "labfs $*: exit $rc, want 2 ($out)"
+	printf '%s' "$out" | grep -q -- "$want" || fail "labfs $*: '$out' does not name $want"
+	mountpoint -q "$WORK/m" && fail "labfs $*: mounted anyway"
+	return 0
+}
+bad --latency --latency gauss:1ms
+bad --latency --latency fixed:1
+bad --latency --latency fixed:1parsec
+bad --latency --latency uniform:2ms:1ms
+bad --latency --latency lognormal:1ms:x
+bad --latency --latency bimodal:1ms:5ms:0
+bad --eio-nth --eio-nth -3
+bad --stall --stall 5
+bad --short-read --short-read 0
+bad --write-step --write-step 1m:0
+bad --vanish-mode --vanish-mode maybe
+bad --vanish-mode --vanish-mode exit
+bad --size --size 1000
+bad --log --log /nonexistent/dir/log
+bad unrecognized --warp-speed 9
+echo "ok   bad settings refused (exit 2, option named)"
+
+# dd_read DEV SKIP COUNT [BS]: O_DIRECT reads; prints dd's status, returns its exit
+dd_read()
+{
+	dd if="$1" of=/dev/null bs="${4:-4k}" skip="$2" count="$3" iflag=direct 2>&1
+}
+
+# ---- a fixed latency: in dd's time and in every logged request ---------
+lab_start --size 16m --latency fixed:2ms
+lab_loop
+lab_arm
+t0=$(date +%s%N)
+dd_read "$LAB_DEV" 0 50 >/dev/null || fail "dd over the lab failed"
+t1=$(date +%s%N)
+n=$(lab_requests read | awk '$5 == 2000000 && $6 >= 2000000 && $7 == 4096' | wc -l)
+[ "$n" -eq 50 ] || fail "fixed:2ms: $n of 50 logged reads have delay 2 ms: $(lab_requests | head)"
+[ $(((t1 - t0) / 1000000)) -ge 100 ] || fail "fixed:2ms: 50 reads took $(((t1 - t0) / 1000000)) ms"
+echo "ok   fixed:2ms: 50 reads in $(((t1 - t0) / 1000000)) ms, each logged with its 2 ms"
+lab_stop
+
+# ---- EIO at an offset, and on the Nth request -----------------------------
+lab_start --size 16m --eio-at 1m
+lab_loop
+lab_arm
+dd_read "$LAB_DEV" 0 256 >/dev/null || fail "--eio-at 1m: reads below 1 MiB failed"
+out=$(dd_read "$LAB_DEV" 256 1) && fail "--eio-at 1m: the read at 1 MiB succeeded"
+printf '%s' "$out" | grep -q "Input/output error" || fail "--eio-at 1m: dd said '$out'"
+dd_read "$LAB_DEV" 257 16 >/dev/null || fail "--eio-at 1m: reads after 1 MiB failed"
+lab_requests read | awk '$3 <= 1048576 && $3 + $4 > 1048576 { e += ($7 == -5) } END { exit !e }' ||
+	fail "--eio-at 1m: no logged -EIO at 1 MiB"
+echo "ok   --eio-at 1m: I/O error at 1 MiB only ($(printf '%s' "$out" | head -1))"
+lab_stop
+
+lab_start --size 16m --eio-nth 3
+lab_loop
+lab_arm
+out=$(dd_read "$LAB_DEV" 0 5) && fail "--eio-nth 3: all reads succeeded"
+printf '%s' "$out" | grep -q "^2+0 records in" || fail "--eio-nth 3: want 2 reads before the error: $out"
+[ "$(lab_requests read | awk '$1 == 3 { print $7 }')" = -5 ] || fail "--eio-nth 3: request 3 not -EIO"
+echo "ok   --eio-nth 3: the third read failed, two before it did not"
+lab_stop
+
+# ---- short reads: the loop driver resubmits the rest; data intact -------
+dd if=/dev/urandom of="$WORK/back.img" bs=1M count=4 status=none || fail "cannot write $WORK/back.img"
+want=$(sha256sum <"$WORK/back.img" | cut -d' ' -f1)
+lab_start --backing "$WORK/back.img" --short-read 1k
+lab_loop
+lab_arm
+got=$(dd if="$LAB_DEV" bs=64k iflag=direct status=none | sha256sum | cut -d' ' -f1)
+[ "$got" = "$want" ] || fail "--short-read 1k: the loop device read back other data"
+short=$(lab_requests read | awk '$4 > 1024 && $7 == 1024' | wc -l)
+[ "$short" -gt 0 ] || fail "--short-read 1k: no short read logged"
+# straight to the file (no loop driver in between) a short read is seen as one
+out=$(dd if="$LAB_FILE" of=/dev/null bs=4k count=1 iflag=direct 2>&1)
+printf '%s' "$out" | grep -q "^0+1 records in" || fail "--short-read 1k: O_DIRECT read of the file: $out"
+echo "ok   --short-read 1k: $short short answers resubmitted by the loop driver, data intact"
+lab_stop
+
+# ---- a stall: requests from the 3rd on held 1 s ---------------------------
+lab_start --size 16m --stall 3:1s
+lab_loop
+lab_arm
+t0=$(date +%s%N)
+dd_read "$LAB_DEV" 0 6 >/dev/null || fail "--stall 3:1s: dd failed"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$ms" -ge 1000 ] || fail "--stall 3:1s: 6 reads took $ms ms"
+held=$(lab_requests read | awk '$1 == 3 { print int($5 / 1000000) }')
+[ "$held" = 1000 ] || fail "--stall 3:1s: request 3 held ${held:-?} ms"
+echo "ok   --stall 3:1s: 6 reads took $ms ms, request 3 held $held ms"
+lab_stop
+
+# ---- a request that never completes: dd waits until labfs goes ----------
+lab_start --size 16m --hang-nth 2
+lab_loop
+lab_arm
+dd_read "$LAB_DEV" 0 4 >"$WORK/hang.out" &
+dd_pid=$!
+sleep 1.5
+kill -0 "$dd_pid" 2>/dev/null || fail "--hang-nth 2: dd finished: $(cat "$WORK/hang.out")"
+grep -q "^# hang 2 read" "$LAB_LOG" || fail "--hang-nth 2: no hang logged"
+lab_stop
+for i in $(seq 50); do
+	kill -0 "$dd_pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$dd_pid" 2>/dev/null && fail "--hang-nth 2: dd still waits 5 s after labfs stopped"
+wait "$dd_pid" && fail "--hang-nth 2: dd succeeded after its request was dropped"
+grep -q "^1+0 records in" "$WORK/hang.out" || fail "--hang-nth 2: dd said $(cat "$WORK/hang.out")"
+echo "ok   --hang-nth 2: dd held 1.5 s; when labfs stopped it failed ($(head -1 "$WORK/hang.out"))"
+
+# ---- a write-rate step: 1 MiB fast, then 8 MiB/s ------------------------
+lab_start --size 16m --write-step 1m:8m
+lab_loop
+lab_arm
+t0=$(date +%s%N)
+dd if=/dev/zero of="$LAB_DEV" bs=64k count=48 oflag=direct status=none || fail "--write-step: dd failed"
+ms=$((($(date +%s%N) - t0) / 1000000))
+# 2 MiB after the step at 8 MiB/s: 250 ms at least
+[ "$ms" -ge 250 ] || fail "--write-step 1m:8m: 3 MiB written in $ms ms"
+slow_before=$(lab_requests write | awk '$3 + $4 <= 1048576 && $5 > 0' | wc -l)
+[ "$slow_before" -eq 0 ] || fail "--write-step 1m:8m: $slow_before writes before the step delayed"
+echo "ok   --write-step 1m:8m: 3 MiB in $ms ms, none delayed before 1 MiB"
+lab_stop
+
+# ---- a vanishing device: after 5 requests, labfs exits ------------------
+lab_start --size 16m --vanish-after 5 --vanish-mode exit
+lab_loop
+lab_arm
+out=$(dd_read "$LAB_DEV" 0 10) && fail "--vanish-after 5: all 10 reads succeeded"
+printf '%s' "$out" | grep -q "^5+0 records in" || fail "--vanish-after 5: $out"
+sleep 0.2
+lab_alive "$LAB_PID" && fail "--vanish-after 5 --vanish-mode exit: labfs still runs"
+dd_read "$LAB_DEV" 0 1 >/dev/null && fail "--vanish-after 5: a read after the vanish succeeded"
+echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails"
+lab_stop
+
+# ---- a lab left by a killed test is removed by the next lab_start -------
+{ bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2; lab_start --size 1m; lab_loop
+	echo "$LAB_DEV $LAB_MNT $LAB_PID" >"$3"; kill -KILL $$' _ "$(dirname "$0")" "$LABFS" "$WORK/killed"; } 2>/dev/null
+read -r kdev kmnt kpid <"$WORK/killed" || fail "the killed lab did not start"
+for i in $(seq 50); do
+	lab_alive "$kpid" || break
+	sleep 0.1
+done
+lab_alive "$kpid" && fail "labfs (pid $kpid) outlived its killed test by 5 s"
+mountpoint -q "$kmnt" || fail "the killed test's mount is already gone: nothing to sweep"
+lab_sweep 2>"$WORK/sweep.err"
+mountpoint -q "$kmnt" && fail "lab_sweep left $kmnt mounted"
+losetup -l -n -O BACK-FILE "$kdev" 2>/dev/null | grep -q "^$kmnt/" && fail "lab_sweep left $kdev attached"
+[ -e "$(dirname "$kmnt")" ] && fail "lab_sweep left $(dirname "$kmnt")"
+echo "ok   a killed test's lab ($kdev, $kmnt) removed: $(cat "$WORK/sweep.err")"
+
+echo "PASS"
+exit 0

@@ -1,0 +1,191 @@
+# lab.sh - the device lab: a loop device over a file served by labfs (bash only, source it after tests/cli/lib.sh).
+#
+# A test sources tests/cli/lib.sh, then this file, then uses:
+#   need_lab                 skip (77) unless root, /dev/fuse and a built labfs
+#   lab_start [LABFS-OPTION...]
+#                            sweep mounts left by killed runs, then mount labfs
+#                            (tests/lab/labfs.c; see labfs --help) in a private
+#                            directory; sets LAB_DIR, LAB_MNT, LAB_FILE, LAB_LOG,
+#                            LAB_PID. A setting labfs refuses fails the test
+#                            with labfs's own message.
+#   lab_loop                 a loop device over LAB_FILE with --direct-io=on;
+#                            sets LAB_DEV. One per lab_start.
+#   lab_arm                  restart labfs's request counters and clocks (SIGUSR1),
+#                            so that --eio-nth, --stall, --hang-nth and
+#                            --vanish-after count from here, after udev's probing
+#   lab_requests [OP]        the log's request lines since the last arm (all ops,
+#                            or only OP: read, write, flush, trim):
+#                            SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT
+#   lab_stop                 kill labfs, detach the loop device, unmount, remove
+#                            LAB_DIR; run on exit by lib.sh's at_exit
+#   lab_sweep                find and remove lab mounts whose labfs is dead (and
+#                            the loop devices over them): run by lab_start
+#
+# Only what this file made is touched: loop devices over a file under a lab
+# mount, lab mounts (fsname diskbench-lab:PID) whose PID is no longer a labfs,
+# and directories /dev/shm/diskbench-lab.*. labfs exits when the test's shell
+# dies (PR_SET_PDEATHSIG), so a killed test leaves at most a dead mount and a
+# loop device over it, which the next lab_start removes. Call lab_start from
+# the test's own shell, not from a subshell or $( ): the subshell's exit would
+# end labfs.
+# shellcheck disable=SC2034 # LAB_* are for the sourcing script
+
+LAB_PREFIX=/dev/shm/diskbench-lab.
+LAB_DEV=
+LAB_PID=
+
+need_lab()
+{
+	need_root
+	need_cmd losetup mountpoint umount udevadm
+	[ -c /dev/fuse ] || skip "no /dev/fuse (FUSE missing): the device lab cannot run"
+	if [ -z "${LABFS:-}" ] || ! [ -x "$LABFS" ]; then
+		if [ -x "$LIB_DIR/../lab/labfs" ]; then
+			LABFS=$LIB_DIR/../lab/labfs
+		elif [ -x "$LIB_DIR/../../build/tests/lab/labfs" ]; then
+			LABFS=$LIB_DIR/../../build/tests/lab/labfs
+		else
+			skip "labfs not built (configure found no libfuse3: apt-get install libfuse3-dev fuse3)"
+		fi
+	fi
+	grep -qw fuse /proc/filesystems || skip "the kernel has no FUSE file system"
+}
+
+# Is PID a running labfs?
+lab_alive()
+{
+	[ -n "$1" ] && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = labfs ]
+}
+
+# Detach every loop device whose backing file is under the directory $1.
+lab_detach_under()
+{
+	local dir=$1 name back
+	while read -r name back; do
+		case $back in
+		"$dir"/*) lib_detach_loop "$name" ;;
+		esac
+	done < <(losetup -l -n -O NAME,BACK-FILE 2>/dev/null)
+}
+
+lab_unmount()
+{
+	local mnt=$1 i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		mountpoint -q "$mnt" 2>/dev/null || return 0
+		umount "$mnt" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	umount -l "$mnt" 2>/dev/null && return 0
+	msg "warning: could not unmount $mnt"
+	return 1
+}
+
+lab_sweep()
+{
+	local mnt src pid dir
+	# mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SOURCE SUPEROPTS
+	while read -r mnt src; do
+		pid=${src#diskbench-lab:}
+		lab_alive "$pid" && continue
+		msg "removing a lab mount left by a killed run: $mnt ($src)"
+		lab_detach_under "$mnt"
+		lab_unmount "$mnt" || continue
+		dir=$(dirname "$mnt")
+		case $dir in
+		"${LAB_PREFIX%.}".*) rm -rf --one-file-system -- "$dir" ;;
+		esac
+	done < <(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break
+		if ($(i + 1) == "fuse.diskbench-lab") print $5, $(i + 2) }' /proc/self/mountinfo)
+	# directories of killed runs whose mount is already gone
+	for dir in "$LAB_PREFIX"*; do
+		[ -d "$dir" ] || continue
+		mountpoint -q "$dir/mnt" 2>/dev/null && continue
+		pid=$(cat "$dir/pid" 2>/dev/null)
+		lab_alive "$pid" && continue
+		# a lab_start of another test between mktemp and its labfs writing pid
+		[ -n "$pid" ] || [ "$(($(date +%s) - $(stat -c %Y "$dir")))" -gt 60 ] || continue
+		rm -rf --one-file-system -- "$dir"
+	done
+}
+
+lab_start()
+{
+	local i
+	[ -z "$LAB_PID" ] || fail "lab_start: a lab is already running here"
+	lab_sweep
+	LAB_DIR=$(mktemp -d "${LAB_PREFIX}XXXXXX") || fail "mktemp -d ${LAB_PREFIX}XXXXXX failed"
+	at_exit lab_stop
+	LAB_MNT=$LAB_DIR/mnt
+	LAB_FILE=$LAB_MNT/disk
+	LAB_LOG=$LAB_DIR/log
+	mkdir "$LAB_MNT" || fail "cannot make $LAB_MNT"
+	"$LABFS" "$LAB_MNT" --log "$LAB_LOG" "$@" 2>"$LAB_DIR/err" &
+	LAB_PID=$!
+	echo "$LAB_PID" >"$LAB_DIR/pid"
+	for i in $(seq 100); do
+		mountpoint -q "$LAB_MNT" && break
+		if ! kill -0 "$LAB_PID" 2>/dev/null; then
+			wait "$LAB_PID"
+			fail "labfs $*: exit $?: $(cat "$LAB_DIR/err")"
+		fi
+		sleep 0.05
+	done
+	mountpoint -q "$LAB_MNT" || fail "labfs $*: not mounted after 5 s: $(cat "$LAB_DIR/err")"
+	[ -f "$LAB_FILE" ] || fail "labfs: no $LAB_FILE"
+}
+
+lab_loop()
+{
+	local dio
+	[ -n "$LAB_PID" ] || fail "lab_loop before lab_start"
+	[ -z "$LAB_DEV" ] || fail "lab_loop: already have $LAB_DEV"
+	LAB_DEV=$(losetup -f --show --direct-io=on "$LAB_FILE" 2>"$LAB_DIR/losetup.err") ||
+		fail "losetup --direct-io=on $LAB_FILE: $(cat "$LAB_DIR/losetup.err")"
+	dio=$(losetup -l -n -O DIO "$LAB_DEV" | tr -d ' ')
+	[ "$dio" = 1 ] || fail "$LAB_DEV: the loop driver refused direct I/O over labfs"
+	lib_loop_scheduler_none "$LAB_DEV"
+	udevadm settle -t 5 2>/dev/null || true
+}
+
+lab_arm()
+{
+	local n i
+	n=$(grep -c '^# arm$' "$LAB_LOG")
+	kill -USR1 "$LAB_PID" || fail "labfs (pid $LAB_PID) is gone"
+	for i in $(seq 100); do
+		[ "$(grep -c '^# arm$' "$LAB_LOG")" -gt "$n" ] && return 0
+		sleep 0.02
+	done
+	fail "labfs did not log the arm"
+}
+
+lab_requests()
+{
+	awk -v op="${1:-}" '/^# arm$/ { n = 0; delete l; next } /^#/ { next }
+		op == "" || $2 == op { l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }' "$LAB_LOG"
+}
+
+lab_stop()
+{
+	local i
+	[ -n "$LAB_DIR" ] || return 0
+	# labfs first: its exit aborts the connection, so that every request
+	# still held (a stall, a hang) fails at once and the detach cannot wait.
+	if lab_alive "$LAB_PID"; then
+		kill -TERM "$LAB_PID" 2>/dev/null
+		for i in $(seq 40); do
+			lab_alive "$LAB_PID" || break
+			sleep 0.05
+		done
+		lab_alive "$LAB_PID" && kill -KILL "$LAB_PID" 2>/dev/null
+	fi
+	[ -n "$LAB_PID" ] && wait "$LAB_PID" 2>/dev/null
+	[ -n "$LAB_DEV" ] && lib_detach_loop "$LAB_DEV"
+	lab_detach_under "$LAB_MNT"
+	lab_unmount "$LAB_MNT" && rm -rf --one-file-system -- "$LAB_DIR"
+	LAB_DEV=
+	LAB_PID=
+	LAB_DIR=
+}
