@@ -78,10 +78,11 @@ struct rank_imbalance {
 
 /* A job that completed nothing for a while as the others went on (the
  * runner's stall watch, stall.h): job, in which run (index into runs[]),
- * from start_ns (from that run's first window's opening) for ns; offset
- * its last request's (offset_valid). */
+ * of which rank (a coordinated run; 0 otherwise), from start_ns (from
+ * that run's first window's opening on its rank) for ns; offset its last
+ * request's (offset_valid). */
 struct result_stall {
-	unsigned run, job;
+	unsigned run, rank, job;
 	uint64_t start_ns, ns;
 	bool offset_valid;
 	uint64_t offset;

@@ -100,13 +100,6 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 	tr->dev_read_bytes = tr->dev_write_bytes = 0;
 	tr->cpu_user_pct = tr->cpu_sys_pct = 0;
 	tr->cpu_job_max_pct = 0;
-	/* The stall watch is one process's (runner.h), and the ranks' stalls
-	 * are not gathered (yet): a test of several ranks says nothing of
-	 * them (no "window", no "stalls"), rather than rank 0's as all's. */
-	if (m->size > 1) {
-		tr->stall_bound_ns = tr->window_span_ns = 0;
-		tr->nstalls = tr->stalls_missed = 0;
-	}
 	tr->syscalls_valid = true;
 	tr->syscalls = 0;
 	tr->first_errno = 0;
@@ -203,6 +196,56 @@ static void dump_hist(const struct mpi_run *m, const struct hist *h)
 	fclose(f);
 }
 
+/* What each rank's stall watch found (runner.h), as bytes (the same
+ * binary on every rank). */
+struct stall_card {
+	uint64_t span, bound;
+	unsigned n, missed;
+	struct result_stall s[RESULT_MAX_STALLS];
+};
+
+/*
+ * Every rank's stalls into the root's test, each with its rank (the first
+ * RESULT_MAX_STALLS of them, the rest counted in stalls_missed); the
+ * window's span is the longest rank's, as runtime_ns is the slowest
+ * rank's window (each less its own stalls).
+ */
+static void gather_stalls(const struct mpi_run *m, struct test_result *tr)
+{
+	struct stall_card mine = { .span = tr->window_span_ns, .bound = tr->stall_bound_ns,
+				   .n = tr->nstalls, .missed = tr->stalls_missed }, *all = NULL;
+	bool root = m->rank == 0;
+
+	memcpy(mine.s, tr->stalls, sizeof(mine.s));
+	if (root && !(all = calloc((size_t)m->size, sizeof(*all)))) {
+		cli_error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+	}
+	MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	if (!root)
+		return;
+	tr->nstalls = tr->stalls_missed = 0;
+	tr->window_span_ns = 0;
+	for (int i = 0; i < m->size; i++) {
+		if (all[i].span > tr->window_span_ns)
+			tr->window_span_ns = all[i].span;
+		tr->stalls_missed += all[i].missed;
+		for (unsigned k = 0; k < all[i].n && k < RESULT_MAX_STALLS; k++) {
+			if (tr->nstalls >= RESULT_MAX_STALLS) {
+				tr->stalls_missed++;
+				continue;
+			}
+			tr->stalls[tr->nstalls] = all[i].s[k];
+			tr->stalls[tr->nstalls++].rank = (unsigned)i;
+		}
+	}
+	/* the slowest rank's window is never above the longest span */
+	if (tr->window_span_ns < tr->runtime_ns)
+		tr->window_span_ns = tr->runtime_ns;
+	free(all);
+}
+
 int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t errlen)
 {
 	struct mpi_run *m = arg;
@@ -253,8 +296,10 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 	for (int i = 1; root && i < m->size; i++)
 		verify_sum_add(&tr->verify, &vs[i]);
 	free(vs);
-	if (root) {
+	if (root)
 		sum_cards(m, tr, u, d);
+	gather_stalls(m, tr);
+	if (root) {
 		/* A timeline is one rank's intervals on its own clock: a sum
 		 * of them would pretend the ranks' intervals were aligned. */
 		if (tr->timeline.interval_ns && m->size > 1) {

@@ -446,6 +446,8 @@ static void json_window(struct jw *w, const struct test_result *t)
 
 		jw_open(w, NULL, '{', true);
 		jw_u64(w, "run", st->run);
+		if (t->nranks)	/* a coordinated run: whose job */
+			jw_u64(w, "rank", st->rank);
 		jw_u64(w, "job", st->job);
 		jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
 		jw_u64(w, "start_ns", st->start_ns);

@@ -191,16 +191,18 @@ static void stall_warning(struct run_result *r, const struct test_result *t)
 
 	for (unsigned k = 0; k < t->nstalls && used < sizeof(list); k++) {
 		const struct result_stall *st = &t->stalls[k];
-		char run[24] = "", where[64] = "";
+		char run[24] = "", where[64] = "", rank[24] = "";
 
+		if (t->nranks > 1)
+			snprintf(rank, sizeof(rank), "rank %u's ", st->rank);
 		if (t->nruns > 1)
 			snprintf(run, sizeof(run), " of run %u", st->run + 1);
 		if (st->offset_valid)
 			snprintf(where, sizeof(where), ", its last request at offset %" PRIu64,
 				 st->offset);
 		used += (size_t)snprintf(list + used, sizeof(list) - used,
-					 "%sjob %u for %.1f s from %.1f s into the window%s%s",
-					 k ? "; " : "", st->job, (double)st->ns / 1e9,
+					 "%s%sjob %u for %.1f s from %.1f s into the window%s%s",
+					 k ? "; " : "", rank, st->job, (double)st->ns / 1e9,
 					 (double)st->start_ns / 1e9, run, where);
 	}
 	result_add_warning(r, "%s: %s completed nothing while the other jobs went on (stopped, "

@@ -779,6 +779,17 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 		/* at most a day: a test's runtime is */
 		if (!(sec >= 0 && sec <= 86400))
 			return wrong(l, w2, "seconds", "a number of seconds from 0 to 86400");
+		/* a coordinated run's: whose job */
+		st->rank = 0;
+		if (json_object_get(v, "rank")) {
+			uint64_t rank;
+
+			if (get_u64(l, w2, v, "rank", &rank))
+				return -EINVAL;
+			if (rank > INT_MAX)
+				return wrong(l, w2, "rank", "a rank number");
+			st->rank = (unsigned)rank;
+		}
 		off = json_object_get(v, "offset");
 		st->offset_valid = off && !json_is_null(off);
 		if (st->offset_valid && get_u64(l, w2, v, "offset", &st->offset))

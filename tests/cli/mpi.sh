@@ -146,6 +146,11 @@ rk = t["ranks"]
 assert t["jobs"] == 2 and len(rk) == 2 and all(r["ops"] > 0 for r in rk), t
 assert t["ops"] == sum(r["ops"] for r in rk) == sum(c for _, c in t["lat_ns"]["histogram"]), t
 assert all(r["lat_ns"]["n"] == r["ops"] for r in rk), rk
+# the ranks' stall watches, gathered: nothing stood still, so the window is
+# the slowest rank's whole
+assert t["stalls"] == [] and t["stalls_missed"] == 0, t["stalls"]
+assert t["window"]["method"] == "longest job window", t["window"]
+assert t["window"]["span_ns"] == t["runtime_ns"] == max(r["runtime_ns"] for r in rk), t["window"]
 PY
 
 # diskbench report and compare read it like any result; the report is
@@ -165,6 +170,50 @@ python3 "$srcdir/tests/cli/check_html.py" page four.html --json four.json >html.
 	fail "four.html: want 5 imbalance figures for each of 4 tests"
 "$DISKBENCH" compare --quiet four.json four.json >cmp.txt 2>cmp.err ||
 	fail "compare: exit $?: $(cat cmp.err)"
+
+# ---- a job process of one rank stopped: named with its rank ------------------
+rm -rf j0/diskbench.* j1/diskbench.*
+"${MPIRUN[@]}" -np 2 "$DISKBENCH_MPI" --engine sync --ramp 0 --runtime 3s --size 16m \
+	--test rand-read --jobs 2 --json stall.json "$T/j%r" >stall.txt 2>stall.err &
+job=$!
+jp=
+for i in $(seq 500); do
+	# a rank's job 1 (its own test's: the command line names the target)
+	jp=$(pgrep -f -x -- ".*--json stall\.json $T/j%r") || true
+	for p in $jp; do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = diskbench-j1 ] && { jp=$p; break; }
+		jp=
+	done
+	[ -n "$jp" ] && break
+	sleep 0.01
+done
+[ -n "$jp" ] || fail "stall: no job 1 process"
+at_exit "kill -CONT $jp 2>/dev/null"
+# in its loop (reading), not its setup
+for i in $(seq 400); do
+	[ "$(awk '/^syscr:/ { print $2 }' "/proc/$jp/io" 2>/dev/null || echo 0)" -gt 100 ] && break
+	sleep 0.01
+done
+sleep 0.3
+kill -STOP "$jp"
+sleep 3
+kill -CONT "$jp"
+wait "$job" || fail "stall: exit $?: $(cat stall.err)"
+python3 - stall.json <<'PY' || fail "stall: see above: $(cat stall.err)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"][0]
+assert len(t["stalls"]) == 1, t["stalls"]
+s = t["stalls"][0]
+assert any("rank %d's job 1 for" % s["rank"] in w for w in d["warnings"]), d["warnings"]
+assert s["job"] == 1 and s["rank"] in (0, 1) and 2.5 <= s["seconds"] <= 3.5, s
+assert t["window"]["method"] == "longest job window less its stalls", t["window"]
+# the slowest rank's window, each less its own stall: about the 3 s runtime
+assert t["runtime_ns"] == max(r["runtime_ns"] for r in t["ranks"]) < 3.5e9, t["ranks"]
+# and the span with the stop: job 1's window lasted past its stall's end
+assert t["window"]["span_ns"] > t["runtime_ns"], t["window"]
+assert t["window"]["span_ns"] >= s["start_ns"] + s["seconds"] * 1e9 - 0.2e9, (t["window"], s)
+PY
 
 # ---- -np 1 is a plain run: the same tests, every key the plain binary writes --
 "${MPIRUN[@]}" -np 1 "$DISKBENCH_MPI" "${RUN[@]}" --test rand-read --json one.json "$T/d0" \
