@@ -30,9 +30,14 @@ void sweep_design_free(struct sweep_design *d);
 struct sweep_verdict {
 	double ratio;		/* geometric mean over the blocks of m[c] / m[0] */
 	double lo, hi;		/* its interval at level */
-	double level;		/* 1 - 0.05 / ncompared (Bonferroni) */
+	double level;		/* sweep_compare: 1 - 0.05 / ncompared (Bonferroni);
+				 * tune: 0.95 for the sweep's family of intervals
+				 * (sweep_randomization) */
 	int verdict;		/* +1 the whole interval above 1 + noise, -1 below
 				 * 1 - noise, 0 otherwise ("~") */
+	double p;		/* the randomization test's adjusted p-value
+				 * (sweep_randomization), NAN when not run;
+				 * tune keeps a verdict only where p < 0.05 */
 };
 
 /*
@@ -48,6 +53,51 @@ struct sweep_verdict {
  */
 void sweep_compare(const double *m, unsigned nblocks, unsigned nconfig, unsigned c,
 		   double noise, unsigned ncompared, uint64_t seed, struct sweep_verdict *v);
+
+/*
+ * The randomization test of a sweep: does a configuration differ from the
+ * baseline, and by how much, whatever the shape of the noise? x[(b *
+ * nconfig + k) * nstat + j] is statistic j (the logarithm of a test's
+ * throughput or p99) of configuration k in block b. The design ran each
+ * block's configurations in a random order, so where configuration k is
+ * the baseline again their labels within a block are exchangeable: the
+ * observed differences are set against those of resamples random
+ * relabellings within every block (xoshiro seeded with seed). That holds
+ * for bimodal, bursty or heavy-tailed noise alike, where Student's t on a
+ * few blocks does not: the level comes from the randomization tune did,
+ * not from a model of the noise.
+ *
+ * The statistic of (k, j) is |mean over the blocks of x[k] - x[0]| over
+ * scale_j, the pooled within-block spread of statistic j (no relabelling
+ * changes it); the largest over every (k, j) is the family's (max-T). The
+ * values are stepped down (Westfall-Young): the one with the largest
+ * statistic is judged against relabellings among the values still in; if
+ * it differs (p < alpha) it is left out and the rest judged again, else
+ * every value left is judged at that step. Out, for k >= 1:
+ *   padj[k * nstat + j]  the adjusted p-value: the chance of any false
+ *                        alarm over all values and statistics is alpha;
+ *   half[k * nstat + j]  the half-width of its interval on the log scale:
+ *                        c * scale_j, c the (1 - alpha) quantile of the
+ *                        largest statistic over the relabellings of its
+ *                        step; mean -+ half are simultaneous intervals
+ *                        (at 1 - alpha for the whole family) where no
+ *                        value differs, narrower after a value that does
+ *                        has been left out.
+ * Returns 0, -EINVAL (fewer than 2 blocks or configurations, no statistic)
+ * or -ENOMEM; padj then all 1 and half infinite.
+ */
+int sweep_randomization(const double *x, unsigned nblocks, unsigned nconfig, unsigned nstat,
+			unsigned resamples, uint64_t seed, double alpha, double *padj,
+			double *half);
+
+/* The smallest p-value a randomization test of nconfig values over
+ * nblocks blocks can give: 2 / (nconfig!)^nblocks, the observed labelling
+ * and its mirror being the most extreme. Fewer blocks than make it <=
+ * alpha can never find a difference. */
+double sweep_min_p(unsigned nconfig, unsigned nblocks);
+
+/* The fewest blocks (at least 2) at which sweep_min_p(nconfig, .) <= alpha. */
+unsigned sweep_min_blocks(unsigned nconfig, double alpha);
 
 /*
  * Did the device drift during the sweep? base[0..n) are the baseline's

@@ -57,6 +57,7 @@ void sweep_compare(const double *m, unsigned nblocks, unsigned nconfig, unsigned
 	v->lo = 0;
 	v->hi = INFINITY;	/* out of memory: claims nothing */
 	v->verdict = 0;
+	v->p = NAN;
 	if (!r)
 		return;
 	/* the paired ratios, on a log scale: a ratio and its inverse are the
@@ -112,4 +113,168 @@ bool sweep_drifted(const double *base, unsigned n, double noise, double *change)
 	/* Welch's degrees of freedom */
 	df = (a + b) * (a + b) / (a * a / (h - 1) + b * b / (h - 1));
 	return fabs(t) > stats_t_quantile(0.995, df < 1 ? 1 : df);
+}
+
+double sweep_min_p(unsigned nconfig, unsigned nblocks)
+{
+	double logf = lgamma((double)nconfig + 1);
+
+	return 2 * exp(-logf * nblocks);
+}
+
+unsigned sweep_min_blocks(unsigned nconfig, double alpha)
+{
+	unsigned n = 2;	/* one block has no spread to judge by */
+
+	if (nconfig < 2)
+		return 0;
+	while (sweep_min_p(nconfig, n) > alpha && n < 1000)
+		n++;
+	return n;
+}
+
+/* The statistics of the values in set[0..nset) (set[0] the baseline),
+ * with perm(a) = set[idx[b * nset + a]] in block b (idx NULL: the labels
+ * as they ran): d_b = x[perm(a)] - x[perm(0)], and t[a * nstat + j] =
+ * |mean d| / se, se = sd(d) / sqrt(nblocks), the paired t statistic, whose
+ * distribution the relabellings give instead of Student's; its se into
+ * se_out (may be NULL). Returns the largest. */
+static double step_stats(const double *x, unsigned nblocks, unsigned nconfig, unsigned nstat,
+			 const unsigned *set, unsigned nset, const uint32_t *idx, double *t,
+			 double *se_out)
+{
+	double most = 0;
+
+	for (unsigned a = 1; a < nset; a++) {
+		for (unsigned j = 0; j < nstat; j++) {
+			double sum = 0, ss = 0, mean, se, v;
+
+			for (unsigned b = 0; b < nblocks; b++) {
+				unsigned ka = set[idx ? idx[b * nset + a] : a];
+				unsigned k0 = set[idx ? idx[b * nset] : 0];
+				double d = x[(b * nconfig + ka) * nstat + j] -
+					   x[(b * nconfig + k0) * nstat + j];
+
+				sum += d;
+				ss += d * d;
+			}
+			mean = sum / nblocks;
+			ss -= nblocks * mean * mean;
+			se = sqrt((ss > 0 ? ss : 0) / (nblocks - 1) / nblocks);
+			/* identical figures in every block: a difference at all is
+			 * the largest there can be */
+			if (!(se > 1e-12))
+				se = 1e-12;
+			v = fabs(mean) / se;
+			if (t)
+				t[a * nstat + j] = v;
+			if (se_out)
+				se_out[a * nstat + j] = se;
+			if (v > most)
+				most = v;
+		}
+	}
+	return most;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int sweep_randomization(const double *x, unsigned nblocks, unsigned nconfig, unsigned nstat,
+			unsigned resamples, uint64_t seed, double alpha, double *padj,
+			double *half)
+{
+	unsigned *set = NULL, nset = nconfig;
+	uint32_t *idx = NULL;
+	double *t = NULL, *se = NULL, *most = NULL, floor_p = 0;
+	struct wl_rng rng;
+	int ret = -ENOMEM;
+
+	for (unsigned i = 0; i < nconfig * nstat; i++) {
+		padj[i] = 1;
+		half[i] = INFINITY;
+	}
+	if (nblocks < 2 || nconfig < 2 || !nstat || !resamples)
+		return -EINVAL;
+	set = malloc(nconfig * sizeof(*set));
+	idx = malloc((size_t)nblocks * nconfig * sizeof(*idx));
+	t = malloc((size_t)nconfig * nstat * sizeof(*t));
+	se = malloc((size_t)nconfig * nstat * sizeof(*se));
+	most = malloc(resamples * sizeof(*most));
+	if (!set || !idx || !t || !se || !most)
+		goto out;
+	for (unsigned k = 0; k < nconfig; k++)
+		set[k] = k;
+	wl_rng_seed(&rng, seed);
+	/* step down: the value that differs most is judged first, against
+	 * relabellings among every value still in; if it differs it is left
+	 * out and the rest judged again, else every value left is judged
+	 * at this step */
+	while (nset >= 2) {
+		unsigned top = 1, q;
+		double top_t = -1, p_top = 1, crit;
+		bool last;
+
+		step_stats(x, nblocks, nconfig, nstat, set, nset, NULL, t, se);
+		for (unsigned a = 1; a < nset; a++)
+			for (unsigned j = 0; j < nstat; j++)
+				if (t[a * nstat + j] > top_t) {
+					top_t = t[a * nstat + j];
+					top = a;
+				}
+		for (unsigned r = 0; r < resamples; r++) {
+			for (unsigned b = 0; b < nblocks; b++) {
+				uint32_t *o = idx + b * nset;
+
+				for (unsigned a = 0; a < nset; a++)
+					o[a] = a;
+				wl_permute(o, nset, &rng);
+			}
+			most[r] = step_stats(x, nblocks, nconfig, nstat, set, nset, idx, NULL, NULL);
+		}
+		qsort(most, resamples, sizeof(*most), cmp_double);
+		/* the critical value: exceeded by the largest statistic in at
+		 * most alpha of the labellings (the one that ran among them) */
+		q = (unsigned)ceil((1 - alpha) * (resamples + 1));
+		crit = q >= 1 && q <= resamples ? most[q - 1] : INFINITY;
+		for (unsigned a = 1; a < nset; a++) {
+			for (unsigned j = 0; j < nstat; j++) {
+				/* a relabelling as extreme as what ran, to rounding */
+				double obs = t[a * nstat + j] * (1 - 1e-9), p;
+				unsigned lo = 0, hi = resamples;
+
+				while (lo < hi) {	/* the first >= obs */
+					unsigned mid = (lo + hi) / 2;
+
+					if (most[mid] < obs)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				p = (1.0 + resamples - lo) / (1.0 + resamples);
+				/* step-down: never below the values judged before */
+				padj[set[a] * nstat + j] = p > floor_p ? p : floor_p;
+				half[set[a] * nstat + j] = crit * se[a * nstat + j];
+				if (a == top && padj[set[a] * nstat + j] < p_top)
+					p_top = padj[set[a] * nstat + j];
+			}
+		}
+		last = !(p_top < alpha);
+		if (last)
+			break;
+		floor_p = p_top;
+		set[top] = set[--nset];
+	}
+	ret = 0;
+out:
+	free(set);
+	free(idx);
+	free(t);
+	free(se);
+	free(most);
+	return ret;
 }
