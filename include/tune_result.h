@@ -63,6 +63,11 @@ struct tune_sweep {
 	/* tune_analyze fills the rest. */
 	bool analyzed;			/* every trial ran: cells, verdicts, drift */
 	unsigned ncompared;		/* comparisons the correction covers */
+	int control;			/* the A/A control (the current value again;
+					 * the first, if the list has it twice),
+					 * or -1: none */
+	bool vetoed;			/* the control differed: nothing recommended */
+	unsigned resamples;		/* relabellings of the randomization test */
 	struct tune_cell cells[TUNE_MAX_CONFIGS][TUNE_MAX_TESTS];
 	bool drifted;
 	double drift[TUNE_MAX_TESTS];	/* last / first baseline run - 1, per test */
@@ -108,16 +113,35 @@ struct tune_result {
 /*
  * Derive from s's trials (all planned ones run: s->ntrials == s->planned)
  * the medians, the paired ratios of every configuration to the baseline with
- * their intervals (sweep_compare, corrected for every configuration x test
- * compared), the drift of the baseline between the first and last runs, and
- * the recommendation: the configuration with the best geometric-mean ratio
- * among those better on at least one test and worse on none, unless the
- * device drifted; a configuration equal to the baseline's value is a
- * control (A/A) and never recommended. Returns 0 or -EINVAL (trials
+ * their intervals (sweep_randomization's, simultaneous over every
+ * configuration x test x metric compared), the drift of the baseline between the first and last runs, and
+ * the recommendation. One rule, for throughput and p99 alike: a verdict
+ * ("better", "worse") needs the interval wholly beyond the noise band AND
+ * the randomization test (sweep_randomization, over every value, test and
+ * metric of the sweep) at p < 0.05; without both it is "~". A value is
+ * recommended when it is better on some test (throughput up or p99 down)
+ * and worse on none; of several, the best geometric-mean throughput ratio
+ * over the tests, then the best p99 ratio. Nothing is recommended when the
+ * device drifted, or when the A/A control (a configuration equal to the
+ * baseline's value, never itself recommended) is better or worse on any
+ * test: then the noise is beyond what the sweep can tell (s->vetoed, the
+ * reason names the control, its ratio and interval, and what to do).
+ * When none is recommended the reason says which values are worse and
+ * which are better-but-worse. tune_min_blocks() gives the fewest blocks
+ * the test can decide anything with. Returns 0 or -EINVAL (trials
  * missing, or any trial invalid (t->invalid, counted in s->ninvalid):
  * nothing is claimed).
  */
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
+
+/* The level of every verdict of a sweep: its family-wise false-alarm rate. */
+#define TUNE_ALPHA 0.05
+/* Relabellings per step of the randomization test. */
+#define TUNE_RESAMPLES 1999
+
+/* The fewest blocks with which a sweep of nconfig values (the control
+ * included) can find any difference at TUNE_ALPHA (sweep_min_blocks). */
+unsigned tune_min_blocks(unsigned nconfig);
 
 /* Add a trial; 0 or -ENOMEM. */
 int tune_add_trial(struct tune_sweep *s, const struct tune_trial *t);

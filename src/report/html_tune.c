@@ -16,10 +16,11 @@ static int render_json(FILE *f, const void *r)
 	return report_tune_json(f, r);
 }
 
-/* The interval level of s's verdicts, in percent. */
+/* The level of s's intervals together (the sweep's family), in percent. */
 static double level_pct(const struct tune_sweep *s)
 {
-	return 100 * (1 - 0.05 / (s->ncompared ? s->ncompared : 1));
+	(void)s;
+	return 100 * (1 - TUNE_ALPHA);
 }
 
 /* ---- the verdicts ---------------------------------------------------------------- */
@@ -252,12 +253,15 @@ static void sweep_plots(struct svg *w, const struct tune_result *r, const struct
 	}
 	svg_printf(w, "<figcaption>Each value's throughput (left) and p99 latency (right) over "
 		   "the current value's: the geometric mean of the ratios paired within each of "
-		   "the %u blocks, with its Student-t interval at %.1f %% (Bonferroni over %u "
-		   "comparisons). The shaded band is the noise band (&#177;%s %%, --noise); a value "
-		   "is coloured only where its whole interval lies beyond it: green better, red "
-		   "worse. &#8220;(again)&#8221; is the current value run a second time, a control "
-		   "whose interval shows the noise.</figcaption>\n</figure>\n", r->nblocks,
-		   level_pct(s), s->ncompared, svg_label(SVG_F_SI, 100 * r->noise, b, sizeof(b)));
+		   "the %u blocks, with its interval from a randomization test within the blocks "
+		   "(the %u intervals hold together at %.0f %%, whatever the shape of the noise). "
+		   "The shaded band is the noise band (&#177;%s %%, --noise); a value is coloured "
+		   "only where its whole interval lies beyond it: green better, red worse. A value "
+		   "is recommended when it is better on some test (throughput or p99) and worse on "
+		   "none. &#8220;(again)&#8221; is the current value run a second time, a control: "
+		   "when it is coloured, nothing is recommended.</figcaption>\n</figure>\n",
+		   r->nblocks, s->ncompared, level_pct(s),
+		   svg_label(SVG_F_SI, 100 * r->noise, b, sizeof(b)));
 }
 
 /* A cell of a results entry's figure: its key, the JSON number, the text. */
@@ -420,7 +424,7 @@ static void page_sweep(struct svg *w, const struct tune_result *r, const struct 
 		   s->planned);
 	if (s->analyzed)
 		svg_printf(w, "<tr><th>comparisons</th><td><span data-key=\"comparisons\">%u</span> "
-			   "(values x tests), each interval at %.1f %%</td></tr>\n", s->ncompared,
+			   "(values x tests x throughput and p99), the intervals together at %.0f %%</td></tr>\n", s->ncompared,
 			   level_pct(s));
 	svg_printf(w, "</tbody>\n</table>\n<p class=\"words\">%s: ", s->recommended >= 0 ?
 		   "Recommended" : "Verdict");

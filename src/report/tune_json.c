@@ -20,6 +20,7 @@ static void json_verdict(struct jw *w, const char *key, const struct sweep_verdi
 	jw_double(w, "ci_low", v->lo);
 	jw_double(w, "ci_high", v->hi);
 	jw_double(w, "level", v->level);
+	jw_double(w, "p_value", v->p);
 	jw_cstr(w, "verdict", verdict_word(v->verdict, lower_is_better));
 	jw_close(w, '}');
 }
@@ -81,6 +82,13 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 	jw_bool(w, "analyzed", s->analyzed);
 	if (s->analyzed) {
 		jw_u64(w, "comparisons", s->ncompared);
+		jw_cstr(w, "method", "randomization");
+		jw_u64(w, "resamples", s->resamples);
+		if (s->control >= 0)
+			jw_u64(w, "control", (unsigned)s->control);
+		else
+			jw_null(w, "control");
+		jw_bool(w, "vetoed", s->vetoed);
 		jw_open(w, "results", '[', false);
 		for (unsigned k = 0; k < s->nconfig; k++) {
 			for (unsigned t = 0; t < s->ntests; t++) {

@@ -29,8 +29,11 @@ static const char *fmt_ratio(const struct sweep_verdict *v, char *buf, size_t le
 	return buf;
 }
 
-static const char *mark(int verdict)
+/* A verdict in words; lower_better: -1 (p99 down) reads "better". */
+static const char *mark(int verdict, bool lower_better)
 {
+	if (lower_better)
+		verdict = -verdict;
 	return verdict > 0 ? "better" : verdict < 0 ? "worse" : "~";
 }
 
@@ -54,24 +57,28 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 
 	textw_nl(w);
 	if (!s->analyzed) {
-		line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests:",
+		line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests, %u trials:",
 		     tune_knob_option(s->knob), r->queue.disk, s->workload, s->nconfig, r->nblocks,
-		     s->ntests);
+		     s->ntests, s->planned);
 		line(w, "  ", "%u of %u trials ran: %s", s->ntrials, s->planned, s->reason);
 		sweep_notes(w, s);
 		return;
 	}
-	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests; intervals at %.1f %% "
-	     "(Bonferroni over %u comparisons), noise band +-%.0f %%:", tune_knob_option(s->knob),
-	     r->queue.disk, s->workload, s->nconfig, r->nblocks, s->ntests,
-	     100 * (1 - 0.05 / (s->ncompared ? s->ncompared : 1)), s->ncompared, 100 * r->noise);
-	textw_raw(w, "  %-18s %-16s %10s %9s  %-18s %-6s  %s", "test", "value", "rate", "p99",
-		  "ratio [interval]", "", "p99 ratio");
+	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests, %u trials; "
+	     "intervals from a randomization test within the blocks, together at %.0f %% over "
+	     "%u comparisons; noise band +-%.0f %%:", tune_knob_option(s->knob), r->queue.disk,
+	     s->workload, s->nconfig, r->nblocks, s->ntests, s->planned, 100 * (1 - TUNE_ALPHA),
+	     s->ncompared, 100 * r->noise);
+	textw_raw(w, "    %-16s %10s %9s  %-18s %-6s  %-18s %s", "value", "rate", "p99",
+		  "ratio [interval]", "", "p99 ratio [interv.]", "");
 	for (unsigned t = 0; t < s->ntests; t++) {
+		textw_raw(w, "  %s", s->tests[t]);
 		for (unsigned k = 0; k < s->nconfig; k++) {
 			const struct tune_cell *c = &s->cells[k][t];
 
 			tune_config_label(s, k, lab, sizeof(lab));
+			if ((int)k == s->recommended)
+				strcat(lab, " *");
 			if (s->random[t]) {
 				report_fmt_count(c->iops, rate, sizeof(rate) - 5);
 				strcat(rate, " IOPS");
@@ -80,13 +87,13 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 			}
 			report_fmt_ns((double)c->lat_p99_ns, p99, sizeof(p99));
 			if (!k) {
-				textw_raw(w, "  %-18s %-16s %10s %9s", s->tests[t], lab, rate, p99);
+				textw_raw(w, "    %-16s %10s %9s", lab, rate, p99);
 				continue;
 			}
 			fmt_ratio(&c->thr, ratio, sizeof(ratio));
-			snprintf(pr, sizeof(pr), "%.2f", c->p99.ratio);
-			textw_raw(w, "  %-18s %-16s %10s %9s  %-18s %-6s  %s", "", lab, rate, p99, ratio,
-				  mark(c->thr.verdict), pr);
+			fmt_ratio(&c->p99, pr, sizeof(pr));
+			textw_raw(w, "    %-16s %10s %9s  %-18s %-6s  %-18s %s", lab, rate, p99,
+				  ratio, mark(c->thr.verdict, false), pr, mark(c->p99.verdict, true));
 		}
 	}
 	if (s->drifted) {
@@ -144,7 +151,11 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 	     "NOT every setting could be put back: see the messages above and run "
 	     "diskbench tune --restore.");
 	line(&w, "", "Rates are medians over the blocks; ratio = value / current, the geometric "
-	     "mean of paired per-block ratios (p99 ratio: lower is better); MB/s = 10^6 bytes/s.");
+	     "mean of paired per-block ratios (p99 ratio: lower is better); MB/s = 10^6 bytes/s. "
+	     "One rule for every sweep: a value is better or worse on a test's throughput or p99 "
+	     "only where its whole interval lies beyond the noise band; it is recommended (*) when "
+	     "it is better on some test and worse on none, unless the device drifted or the "
+	     "control (the current value again) is itself better or worse.");
 	for (unsigned i = 0; i < r->nwarnings; i++)
 		if (!tune_is_stop_warning(r, r->warnings[i]))
 			line(&w, "warning: ", "%s", r->warnings[i]);

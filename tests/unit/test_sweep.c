@@ -1,4 +1,5 @@
-/* test_sweep.c - the block design, the bootstrap and the paired verdicts on synthetic data. */
+/* test_sweep.c - the block design, the paired verdicts, the randomization test and tune's
+ * one rule for its verdicts, on synthetic data. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -7,10 +8,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "interval.h"
 #include "sweep.h"
+#include "tune_result.h"
 #include "workload.h"
 
 static void test_design(void **state)
@@ -169,6 +172,268 @@ static void test_drift(void **state)
 	assert_false(sweep_drifted(flat, 3, 0.03, &change));	/* too few runs */
 }
 
+/* ---- noise that is not Gaussian: tune's sweeps on synthetic devices ------- */
+
+/* How a synthetic device answers: the figure of a trial. */
+struct noise {
+	double bimodal;		/* share of trials in the slow mode (0: none) */
+	double slow;		/* the slow mode's factor (0.5: half the rate) */
+	double burst;		/* factor of the two trials in a row a burst hits (0: none) */
+	double burst_p;		/* the chance of a burst in a block */
+	double jitter;		/* +- uniform per trial */
+	double effect[TUNE_MAX_CONFIGS];	/* each configuration's true factor (0: 1) */
+	double p99_effect[TUNE_MAX_CONFIGS];	/* on p99 (0: 1) */
+};
+
+static double uniform(struct wl_rng *r)
+{
+	return (double)wl_rng_below(r, 1000001) / 1e6;
+}
+
+/* A sweep of nconfig values (the last the control, the current one
+ * again) over nblocks blocks and 2 tests, run in sweep_design's order on
+ * a device with noise n. */
+static void run_synthetic(struct tune_sweep *s, unsigned nconfig, unsigned nblocks,
+			  const struct noise *n, uint64_t seed)
+{
+	struct sweep_design d;
+	struct wl_rng r;
+	unsigned pos = 0, hit = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->knob = KNOB_READ_AHEAD;
+	s->nconfig = nconfig;
+	for (unsigned k = 0; k + 1 < nconfig; k++)
+		snprintf(s->configs[k], sizeof(s->configs[k]), "%u", k ? 64u << k : 2560u);
+	snprintf(s->configs[nconfig - 1], sizeof(s->configs[0]), "2560");
+	s->ntests = 2;
+	snprintf(s->tests[0], sizeof(s->tests[0]), "seq-read 4k qd1");
+	snprintf(s->tests[1], sizeof(s->tests[1]), "seq-read 128k qd1");
+	s->planned = (nblocks * nconfig + 2) * s->ntests;
+	assert_int_equal(sweep_design(&d, nconfig, nblocks, seed), 0);
+	wl_rng_seed(&r, seed * 7919 + 1);
+	for (unsigned i = 0; i < d.ntrials; i++) {
+		unsigned k = d.config[i];
+
+		/* a burst: two trials in a row of each block run slow */
+		if (d.block[i] != SWEEP_OUTSIDE && pos == 0)
+			hit = uniform(&r) < n->burst_p ? (unsigned)wl_rng_below(&r, nconfig - 1) :
+			      UINT32_MAX - 1;
+		for (unsigned t = 0; t < s->ntests; t++) {
+			double f = 1 + n->jitter * (2 * uniform(&r) - 1);
+			struct tune_trial tr = { .config = k, .block = d.block[i], .test = t };
+
+			if (n->bimodal && uniform(&r) < n->bimodal)
+				f *= n->slow;
+			if (n->burst && d.block[i] != SWEEP_OUTSIDE && (pos == hit || pos == hit + 1))
+				f *= n->burst;
+			tr.bytes_per_sec = 1e8 * f * (n->effect[k] ? n->effect[k] : 1);
+			tr.iops = tr.bytes_per_sec / 4096;
+			tr.lat_p99_ns = (uint64_t)(1e5 / f * (n->p99_effect[k] ? n->p99_effect[k] : 1));
+			assert_int_equal(tune_add_trial(s, &tr), 0);
+		}
+		if (d.block[i] != SWEEP_OUTSIDE)
+			pos = (pos + 1) % nconfig;
+	}
+	sweep_design_free(&d);
+}
+
+/* Any verdict of a non-control value, or of the control. */
+static bool any_verdict(const struct tune_sweep *s, bool control)
+{
+	for (unsigned k = 1; k < s->nconfig; k++)
+		for (unsigned t = 0; t < s->ntests; t++)
+			if (tune_is_control(s, k) == control &&
+			    (s->cells[k][t].thr.verdict || s->cells[k][t].p99.verdict))
+				return true;
+	return false;
+}
+
+/* Student's t alone, as tune judged before the randomization test: its
+ * Bonferroni intervals of every value on every test and metric. */
+static bool t_alone_alarms(const struct tune_sweep *s, unsigned nblocks)
+{
+	double m[TUNE_MAX_BLOCKS * TUNE_MAX_CONFIGS];
+	struct sweep_verdict v;
+
+	for (unsigned t = 0; t < s->ntests; t++) {
+		for (int metric = 0; metric < 2; metric++) {
+			for (unsigned i = 0; i < s->ntrials; i++) {
+				const struct tune_trial *tr = &s->trials[i];
+
+				if (tr->test == t && tr->block != SWEEP_OUTSIDE)
+					m[tr->block * s->nconfig + tr->config] = metric ?
+						(double)tr->lat_p99_ns : tr->bytes_per_sec;
+			}
+			for (unsigned k = 1; k < s->nconfig; k++) {
+				sweep_compare(m, nblocks, s->nconfig, k, 0.03,
+					      (s->nconfig - 1) * s->ntests, 1, &v);
+				if (v.verdict)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void test_bimodal_false_alarms(void **state)
+{
+	/* QD1 on the 2-core VM: trials at about half the rate (CPU
+	 * placement), a burst of other load on two trials in a row, jitter;
+	 * every value is the current one (an A/A sweep). */
+	static const struct {
+		unsigned nconfig, nblocks;
+		struct noise n;
+	} rows[] = {
+		/* the default readahead sweep's shape, half the trials slow,
+		 * a burst in every other block */
+		{ 7, 5, { .bimodal = 0.5, .slow = 0.5, .burst = 0.6, .burst_p = 0.5,
+			  .jitter = 0.02 } },
+		/* none, bfq and the control over 8 blocks (tune.sh's) */
+		{ 3, 8, { .bimodal = 0.5, .slow = 0.5, .jitter = 0.01 } },
+		{ 3, 8, { .bimodal = 0.5, .slow = 0.6, .burst = 0.6, .burst_p = 0.5,
+			  .jitter = 0.02 } },
+		/* a rare slow mode: one outlier in a few blocks */
+		{ 3, 5, { .bimodal = 0.2, .slow = 0.5, .jitter = 0.01 } },
+		/* the control alone, at the fewest blocks it allows */
+		{ 2, 6, { .bimodal = 0.5, .slow = 0.5, .jitter = 0.01 } },
+	};
+	const unsigned sweeps = 200;
+	static struct tune_sweep s;
+
+	(void)state;
+	for (size_t row = 0; row < sizeof(rows) / sizeof(rows[0]); row++) {
+		unsigned alarms = 0, t_alarms = 0, recs = 0, vetoes = 0;
+		const unsigned nb = rows[row].nblocks;
+
+		for (unsigned i = 0; i < sweeps; i++) {
+			run_synthetic(&s, rows[row].nconfig, nb, &rows[row].n, 1000 + i);
+			assert_int_equal(tune_analyze(&s, nb, 0.03, 1000 + i), 0);
+			alarms += any_verdict(&s, false) || any_verdict(&s, true);
+			t_alarms += t_alone_alarms(&s, nb);
+			recs += s.recommended >= 0;
+			vetoes += s.vetoed;
+			free(s.trials);
+		}
+		printf("# A/A, %u values x 2 tests x 2 metrics, %u blocks, %.0f %% slow trials, "
+		       "bursts in %.0f %% of blocks: %u of %u sweeps with a false verdict "
+		       "(Student's t alone: %u), %u false recommendations, %u vetoes\n",
+		       rows[row].nconfig, nb, 100 * rows[row].n.bimodal, 100 * rows[row].n.burst_p,
+		       alarms, sweeps, t_alarms, recs, vetoes);
+		/* the family-wise 5 %: 10 in 200 expected at most; 3 sd of slack */
+		assert_true(alarms <= 20);
+		/* a false verdict on a value that the control does not veto */
+		assert_true(recs <= alarms);
+	}
+}
+
+static void test_power(void **state)
+{
+	/* one value 30 % or 10 % faster, 3 % jitter; with and without a
+	 * burst in one block of five; the default 5 blocks, 7 values */
+	struct noise n = { .jitter = 0.03 };
+	static struct tune_sweep s;
+
+	(void)state;
+	for (int bursty = 0; bursty < 2; bursty++) {
+		unsigned found = 0, found10 = 0, drifts = 0;
+
+		n.burst = bursty ? 0.7 : 0;
+		n.burst_p = bursty ? 0.2 : 0;
+		n.effect[2] = 1.3;
+		for (unsigned i = 0; i < 100; i++) {
+			run_synthetic(&s, 7, 5, &n, 5000 + i);
+			assert_int_equal(tune_analyze(&s, 5, 0.03, 5000 + i), 0);
+			found += s.recommended == 2;
+			drifts += s.drifted;
+			/* never another value */
+			assert_true(s.recommended == 2 || s.recommended == -1);
+			free(s.trials);
+		}
+		n.effect[2] = 1.1;
+		for (unsigned i = 0; i < 100; i++) {
+			run_synthetic(&s, 7, 5, &n, 6000 + i);
+			assert_int_equal(tune_analyze(&s, 5, 0.03, 6000 + i), 0);
+			found10 += s.recommended == 2;
+			free(s.trials);
+		}
+		printf("# %s: a 30 %% gain recommended in %u of 100 sweeps (%u stopped by the "
+		       "drift check), 10 %% in %u of 100\n", bursty ?
+		       "3 % jitter, a burst in 1 block of 5" : "3 % jitter", found, drifts, found10);
+		/* found every time, unless the drift check stopped it */
+		if (!bursty)
+			assert_int_equal(found + drifts, 100);
+		/* a burst in a block of five costs some: most are still found */
+		if (bursty)
+			assert_true(found >= 60);
+	}
+}
+
+static void test_rule(void **state)
+{
+	struct noise n = { .jitter = 0.01 };
+	static struct tune_sweep s;
+
+	(void)state;
+	/* p99 better at one value, throughput the same: recommended */
+	n.p99_effect[3] = 0.5;
+	run_synthetic(&s, 5, 5, &n, 11);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 11), 0);
+	assert_int_equal(s.control, 4);
+	assert_int_equal(s.cells[3][0].p99.verdict, -1);
+	assert_int_equal(s.cells[3][0].thr.verdict, 0);
+	assert_int_equal(s.recommended, 3);
+	free(s.trials);
+	/* two values worse, none better: keep, and say so */
+	n = (struct noise){ .jitter = 0.01 };
+	n.effect[1] = 0.5;
+	n.effect[2] = 0.7;
+	run_synthetic(&s, 5, 5, &n, 12);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 12), 0);
+	assert_int_equal(s.recommended, -1);
+	assert_string_equal(s.reason, "keep 2560: 128 and 256 are worse; no value is better");
+	free(s.trials);
+	/* better on one test, worse on the other's p99: not recommended */
+	n = (struct noise){ .jitter = 0.01 };
+	n.effect[1] = 1.5;
+	n.p99_effect[1] = 2;
+	run_synthetic(&s, 5, 5, &n, 13);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 13), 0);
+	assert_int_equal(s.recommended, -1);
+	assert_non_null(strstr(s.reason, "128 is better on one test but worse on another"));
+	free(s.trials);
+	/* the control differs (the machine changed under it): a veto, even
+	 * with a value that looks better */
+	n = (struct noise){ .jitter = 0.01 };
+	n.effect[1] = 1.5;
+	n.effect[4] = 1.4;
+	run_synthetic(&s, 5, 5, &n, 14);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 14), 0);
+	assert_true(s.vetoed);
+	assert_int_equal(s.recommended, -1);
+	assert_non_null(strstr(s.reason, "the control (2560 again) differs from 2560"));
+	assert_non_null(strstr(s.reason, "on seq-read 4k qd1: throughput better 1.40x ["));
+	assert_non_null(strstr(s.reason, "more --blocks than 5"));
+	free(s.trials);
+	/* nothing differs */
+	n = (struct noise){ .jitter = 0.01 };
+	run_synthetic(&s, 5, 5, &n, 15);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 15), 0);
+	assert_non_null(strstr(s.reason, "no significant difference: keep 2560"));
+	free(s.trials);
+}
+
+static void test_min_blocks(void **state)
+{
+	(void)state;
+	/* the A/A alone: 2^n labellings, 2 of them the most extreme */
+	assert_int_equal(tune_min_blocks(2), 6);
+	assert_true(sweep_min_p(2, 5) > TUNE_ALPHA);
+	assert_true(sweep_min_p(2, 6) <= TUNE_ALPHA);
+	assert_int_equal(tune_min_blocks(3), 3);
+	assert_int_equal(tune_min_blocks(7), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +442,10 @@ int main(void)
 		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_bimodal_false_alarms),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_min_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
