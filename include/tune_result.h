@@ -101,6 +101,9 @@ struct tune_result {
 	uint64_t seed;
 	struct tune_sweep sweeps[KNOB_COUNT];
 	unsigned nsweeps;
+	/* the sweeps tune runs by default that were left out because another
+	 * knob was named: the values they would try (NULL: not left out) */
+	const char *skipped[KNOB_COUNT];
 	bool interrupted;		/* a signal stopped the sweep */
 	struct tune_stop stop;		/* an error stopped it */
 	bool restored;			/* every setting reads back as it was */

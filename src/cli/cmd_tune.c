@@ -288,6 +288,18 @@ static int sweep_values(struct tune_ctx *c, enum tune_knob k, const char *list,
 		cli_error("--%s: no value to try", tune_knob_option(k));
 		return EXIT_USAGE;
 	}
+	/* every sweep runs the current value again, the A/A control that
+	 * shows the noise and vetoes a verdict it would not survive */
+	for (unsigned j = 1; j < s->nconfig; j++)
+		if (tune_is_control(s, j))
+			return EXIT_OK;
+	if (s->nconfig >= TUNE_MAX_CONFIGS) {
+		cli_error("--%s: at most %d values besides the current one", tune_knob_option(k),
+			  TUNE_MAX_CONFIGS - 2);
+		return EXIT_USAGE;
+	}
+	/* memcpy: snprintf within one object is a -Wrestrict error */
+	memcpy(s->configs[s->nconfig++], s->configs[0], sizeof(s->configs[0]));
 	return EXIT_OK;
 }
 
@@ -318,6 +330,12 @@ static int plan_sweeps(struct tune_ctx *c)
 		} else if (!given && k == KNOB_READ_AHEAD) {
 			list = DEFAULT_READ_AHEAD;
 		}
+		/* a default sweep left out because another knob was named:
+		 * the report says so, and how to add it */
+		if (given && !list && k == KNOB_SCHEDULER && strchr(q->schedulers, ' '))
+			c->r.skipped[k] = q->schedulers;
+		if (given && !list && k == KNOB_READ_AHEAD)
+			c->r.skipped[k] = DEFAULT_READ_AHEAD;
 		if (!list)
 			continue;
 		if (!q->have[k]) {
@@ -328,6 +346,13 @@ static int plan_sweeps(struct tune_ctx *c)
 		ret = sweep_values(c, k, list, s);
 		if (ret)
 			return ret;
+		if (c->a.blocks < tune_min_blocks(s->nconfig)) {
+			cli_error("tune: --blocks %u: the %s sweep's %u values (the control included) "
+				  "need at least %u blocks for its randomization test to find anything",
+				  c->a.blocks, tune_knob_option(k), s->nconfig,
+				  tune_min_blocks(s->nconfig));
+			return EXIT_USAGE;
+		}
 		/* Each knob's own workload, or the user's: a profile, or tests
 		 * of the knob's profile. */
 		wl = k == KNOB_READ_AHEAD ? "tune-readahead" : "tune-scheduler";
@@ -400,16 +425,22 @@ static void announce(struct tune_ctx *c)
 
 		for (unsigned t = 0; t < p->n; t++)
 			per += p->specs[t].ramp_ns + p->specs[t].runtime_ns + TRIAL_OVERHEAD_NS;
-		trials += c->a.blocks * s->nconfig + 2;
+		trials += s->planned;
 		ns += (c->a.blocks * s->nconfig + 2) * per;
 		if (used < sizeof(what))
 			used += (size_t)snprintf(what + used, sizeof(what) - used, "%s%s: %u values x "
 						 "%u tests", used ? "; " : "",
 						 tune_knob_option(s->knob), s->nconfig, s->ntests);
 	}
-	if (!c->a.quiet)
-		fprintf(stderr, "diskbench tune %s: %s; %u blocks, %" PRIu64 " trials, about %.1f "
-			"min\n", c->r.queue.disk, what, c->a.blocks, trials, (double)ns / 60e9);
+	if (c->a.quiet)
+		return;
+	fprintf(stderr, "diskbench tune %s: %s; %u blocks, %" PRIu64 " trials, about %.1f "
+		"min\n", c->r.queue.disk, what, c->a.blocks, trials, (double)ns / 60e9);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (c->r.skipped[k])
+			fprintf(stderr, "  not swept: --%s (swept by default; add --%s %s to sweep it "
+				"too)\n", tune_knob_option((enum tune_knob)k),
+				tune_knob_option((enum tune_knob)k), c->r.skipped[k]);
 }
 
 /* Not root, or sysfs read-only: show what would happen, change nothing. */
@@ -445,13 +476,14 @@ static void config_values(const struct tune_ctx *c, const struct tune_sweep *s, 
 		values[KNOB_NR_REQUESTS] = TUNE_AS_KERNEL;
 }
 
-/* The trials every sweep plans, counted as the progress line counts. */
+/* The trials every sweep plans: one test of one value in one block, as
+ * the progress line, the text, the JSON and the HTML count them. */
 static unsigned total_trials(const struct tune_ctx *c)
 {
 	unsigned total = 0;
 
 	for (unsigned i = 0; i < c->r.nsweeps; i++)
-		total += c->a.blocks * c->r.sweeps[i].nconfig + 2;
+		total += c->r.sweeps[i].planned;
 	return total;
 }
 
@@ -524,8 +556,9 @@ static bool moved_since(const struct tune_queue *q, char was[KNOB_COUNT][TUNE_VA
 	return used > 0;
 }
 
-/* One trial: configuration k of sweep i, every test of its plan. 0, -EINTR
- * (a signal), or the exit status after saying why (the result's stop). */
+/* The trials of configuration k of sweep i in one block: every test of
+ * its plan, numbered from n. 0, -EINTR (a signal), or the exit status
+ * after saying why (the result's stop). */
 static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block, unsigned n,
 		     unsigned total)
 {
@@ -563,7 +596,7 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		/* Every trial starts cold: readahead works on the cache. */
 		target_drop_file_cache(&c->stage.where.data, c->ti.kind);
 		if (c->progress) {
-			snprintf(ps.head, sizeof(ps.head), "[trial %u/%u] %s=%s %s", n, total,
+			snprintf(ps.head, sizeof(ps.head), "[trial %u/%u] %s=%s %s", n + t, total,
 				 tune_knob_option(s->knob), s->configs[k], s->tests[t]);
 			spec->progress = cli_progress_test;
 			spec->progress_arg = &ps;
@@ -574,10 +607,10 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		if (ret == -EINTR && stop_signal)
 			return -EINTR;
 		if (ret && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
-			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then "
+			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg), then "
 				       "run tune again", "%s (%s: %s)", gone, s->tests[t], err);
 		if (ret)
-			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg) and the "
+			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg) and the "
 				       "run options, then run tune again", "%s (%s=%s): %s",
 				       s->tests[t], tune_knob_option(s->knob), s->configs[k], err);
 		if (stop_signal) {	/* cut short: not a whole trial */
@@ -595,7 +628,7 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		if (!tune_trial_judge(&trial, spec->passes || spec->wl->whole ? 0 :
 				      spec->runtime_ns)) {
 			s->ninvalid++;
-			tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", n,
+			tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", n + t,
 				  s->tests[t], tune_knob_option(s->knob), s->configs[k],
 				  trial.invalid);
 		}
@@ -606,7 +639,7 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		added++;
 		/* a device that went away fails every trial after: stop */
 		if (trial.invalid[0] && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
-			return stop_at(c, n, total, EXIT_RUNTIME, "check the device (dmesg), then "
+			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg), then "
 				       "run tune again", "%s", gone);
 	}
 	/* another program (a udev rule, a tuned profile, a person) changed
@@ -638,8 +671,8 @@ static int run_sweeps(struct tune_ctx *c)
 			cli_error("out of memory");
 			return EXIT_RUNTIME;
 		}
-		for (unsigned t = 0; t < d.ntrials && !ret; t++)
-			ret = run_trial(c, i, d.config[t], d.block[t], ++n, total);
+		for (unsigned t = 0; t < d.ntrials && !ret; t++, n += c->plans[i].n)
+			ret = run_trial(c, i, d.config[t], d.block[t], n + 1, total);
 		sweep_design_free(&d);
 	}
 	if (c->progress)

@@ -73,6 +73,20 @@ static void page_verdicts(struct svg *w, const struct tune_result *r)
 		svg_printf(w, "</span></li>\n");
 	}
 	svg_printf(w, "</ul>\n");
+	for (unsigned k = 0; k < KNOB_COUNT; k++) {
+		const char *opt = tune_knob_option((enum tune_knob)k);
+
+		if (!r->skipped[k])
+			continue;
+		svg_printf(w, "<p class=\"words skipped\">Not swept: <b>--");
+		svg_esc(w, opt, strlen(opt));
+		svg_printf(w, "</b>, which tune sweeps by default (another knob was named); add "
+			   "<code>--");
+		svg_esc(w, opt, strlen(opt));
+		svg_printf(w, " ");
+		svg_esc(w, r->skipped[k], strlen(r->skipped[k]));
+		svg_printf(w, "</code> to sweep it too.</p>\n");
+	}
 	if (r->interrupted)
 		svg_printf(w, "<p class=\"warn\">Interrupted: the sweep was cut short and nothing is "
 			   "recommended.</p>\n");

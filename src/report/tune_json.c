@@ -152,6 +152,17 @@ int report_tune_json(FILE *f, const struct tune_result *r)
 	jw_u64(&w, "blocks", r->nblocks);
 	jw_double(&w, "noise", r->noise);
 	jw_u64(&w, "seed", r->seed);
+	/* the default sweeps left out because another knob was named */
+	jw_open(&w, "skipped", '[', false);
+	for (unsigned k = 0; k < KNOB_COUNT; k++) {
+		if (!r->skipped[k])
+			continue;
+		jw_open(&w, NULL, '{', true);
+		jw_cstr(&w, "knob", tune_knob_option((enum tune_knob)k));
+		jw_cstr(&w, "values", r->skipped[k]);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
 	jw_open(&w, "sweeps", '[', false);
 	for (unsigned i = 0; i < r->nsweeps; i++)
 		json_sweep(&w, r, &r->sweeps[i]);

@@ -139,6 +139,11 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 	line(&w, "settings: ", "%s (before the sweep)", now);
 	for (unsigned i = 0; i < r->nsweeps; i++)
 		sweep_table(&w, r, &r->sweeps[i]);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		if (r->skipped[k])
+			line(&w, "", "not swept: --%s, which tune sweeps by default (another knob was "
+			     "named); add --%s %s to sweep it too", tune_knob_option((enum tune_knob)k),
+			     tune_knob_option((enum tune_knob)k), r->skipped[k]);
 	keep_it(&w, r);
 	textw_nl(&w);
 	if (r->interrupted)

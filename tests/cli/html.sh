@@ -149,7 +149,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
 		at_exit "queue_put_back '$T/queue.before'"
 		mkdir -m 700 journals
 		export DISKBENCH_TUNE_JOURNALS=$T/journals
-		"$DISKBENCH" tune --runtime 200ms --ramp 50ms --blocks 2 --scheduler none,mq-deadline \
+		"$DISKBENCH" tune --runtime 200ms --ramp 50ms --blocks 3 --scheduler none,mq-deadline \
 			--quiet --json T.json --html T.html "$LOOP_DEV" >tune.out 2>tune.err ||
 			fail "tune --html: exit $? ($(cat tune.err))"
 		queue_state >queue.after

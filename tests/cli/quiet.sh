@@ -40,7 +40,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	case $sched in
 	*mq-deadline*)
 		"$DISKBENCH" tune --engine null --scheduler none,mq-deadline --runtime 50ms --ramp 0 \
-			--blocks 2 --apply --quiet --json "$T/tune.json" "$LOOP_DEV" >"$T/tout" \
+			--blocks 3 --apply --quiet --json "$T/tune.json" "$LOOP_DEV" >"$T/tout" \
 			2>"$T/terr" || fail "tune: exit $?: $(cat "$T/terr")"
 		[ ! -s "$T/tout" ] || fail "tune --quiet printed on stdout"
 		n=$(json "$T/tune.json" 'len(d["warnings"])')

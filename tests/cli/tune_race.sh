@@ -53,7 +53,7 @@ for i in $(seq 20); do
 		fail "--restore beside a running tune, try $i: '$out' does not name it"
 	printf '%s' "$out" | grep -q "restored what" && fail "--restore restored a live tune: $out"
 	[ -e "$JOURNAL" ] || fail "--restore removed a live tune's journal (try $i)"
-	out=$("$DISKBENCH" tune --runtime 100ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+	out=$("$DISKBENCH" tune --runtime 100ms --ramp 0 --blocks 3 --scheduler none,mq-deadline \
 		--workload rand-read --quiet "$DEV" 2>&1)
 	rc=$?
 	[ "$rc" -eq 3 ] || fail "a second tune, try $i: exit $rc, want 3: $out"
@@ -71,12 +71,12 @@ rc=$?
 # ---- two tunes and a --restore at once, 20 times ----------------------------
 ran=0 moved=0
 for i in $(seq 20); do
-	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 3 --scheduler none,mq-deadline \
 		--workload rand-read --json "$T/1.json" "$DEV" >"$T/1.out" 2>"$T/1.err" &
 	p1=$!
 	# together, or while the first is at its start, its sweep or its end
 	sleep "0.$((i % 5 * 2))"
-	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 2 --scheduler none,mq-deadline \
+	"$DISKBENCH" tune --runtime 50ms --ramp 0 --blocks 3 --scheduler none,mq-deadline \
 		--workload rand-read --json "$T/2.json" "$DEV" >"$T/2.out" 2>"$T/2.err" &
 	p2=$!
 	sleep 0.3

@@ -15,7 +15,7 @@ need_diskbench
 make_tmpdir /dev/shm
 T=$TMP_DIR
 export DISKBENCH_TUNE_JOURNALS=$T/journals
-FAST=(--runtime 100ms --ramp 0 --blocks 2)
+FAST=(--runtime 100ms --ramp 0 --blocks 3)
 KNOBS="scheduler read_ahead_kb nr_requests max_sectors_kb nomerges wbt_lat_usec"
 
 settings()
@@ -176,7 +176,8 @@ esac
 [ "$(json "$T/gone.json" '[s["recommended"] for s in d["sweeps"]]')" = "[null]" ] ||
 	fail "a verdict from a sweep the device left"
 [ "$(json "$T/gone.json" 'len(d["warnings"]) > 0')" = True ] || fail "the JSON has no warnings"
-tr '\n' ' ' <"$T/gone.out" | grep -q "Stopped at trial [0-9]* of 18, .*What to do:" ||
+# (4 blocks x 4 values + 2) x 2 tests: a trial is one test of one value
+tr '\n' ' ' <"$T/gone.out" | grep -q "Stopped at trial [0-9]* of 36, .*What to do:" ||
 	fail "the text does not say it stopped: $(cat "$T/gone.out")"
 grep -q 'id="stopped"' "$T/gone.html" || fail "the HTML does not say it stopped"
 grep -q "No warnings" "$T/gone.html" && fail "the HTML of a stopped tune says 'No warnings'"
