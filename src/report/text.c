@@ -538,9 +538,9 @@ static void text_unwritten(struct textw *w, const struct run_result *r)
 			  "(flagged from %.0f %%)", nchecked, nchecked == 1 ? "" : "s",
 			  UNWRITTEN_SAMPLES, nlay ? ", and the allocation of " : "",
 			  nlay ? l->file : "", 100 * most, 100 * UNWRITTEN_FLAG);
-	if (l->known && !l->checked && l->source[0] && nchecked)
-		text_line(w, "", 2, "unwritten space: the allocation was not read (%s); the "
-			  "sample alone was checked", l->why);
+	if (l->known && !l->checked && l->source[0])
+		text_line(w, "", 2, "unwritten space: allocation not checked: %s%s", l->why,
+			  nchecked ? "; the sample alone decides" : "");
 	/* not checked, one line per reason */
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct unwritten *u = &r->tests[i].unwritten;

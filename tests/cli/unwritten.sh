@@ -171,7 +171,7 @@ assert not lay["checked"] and "deleted" in lay["reason"], lay
 u = ts[0]["unwritten"]
 assert u["checked"] and u["method"] == "sample" and u["layout_share"] is None, u
 '
-grep -q "unwritten space: the allocation was not read (the backing file of $LOOP_NAME was deleted" \
+grep -q "unwritten space: allocation not checked: the backing file of $LOOP_NAME was deleted" \
 	"$WORK/gone.txt" || fail "deleted backing file: the text report does not say why"
 grep -qi "not found" "$WORK/gone.txt" && fail "deleted backing file: says 'not found'"
 echo "ok: what cannot be checked says why"
