@@ -27,6 +27,8 @@ struct settings {
 	uint64_t jobs;		/* jobs per test (test_spec.jobs, .procs) */
 	uint64_t runtime_ns;	/* measured phase per test */
 	uint64_t ramp_ns;	/* warm-up per test, not measured */
+	uint64_t settle_ns;	/* before each test: sync() and this long idle, as
+				 * hdparm pauses before it times (0: none) */
 	uint64_t interval_ns;	/* timeline interval per test; 0 = the default
 				 * rule (timeline_interval) */
 	uint64_t repeat;	/* passes over the whole plan (1 .. REPEAT_MAX) */

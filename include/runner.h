@@ -47,6 +47,8 @@ struct test_spec {
 	bool direct;		/* open with O_DIRECT */
 	uint64_t runtime_ns;	/* measured phase */
 	uint64_t ramp_ns;	/* unmeasured warm-up before it */
+	uint64_t settle_ns;	/* the caller's: sync() and idle this long before
+				 * the test (hdparm's pause); the runner ignores it */
 	uint64_t interval_ns;	/* the timeline's (--interval); 0: the default
 				 * rule (timeline_interval) */
 	uint64_t size;		/* working set: offsets fall in [0, size) */

@@ -708,6 +708,22 @@ static int do_precondition(struct run_ctx *c)
 	return ret;
 }
 
+/*
+ * --settle: what hdparm does before it times (prepare_timing_buf): write
+ * back everything dirty, system-wide, and leave the machine idle a while,
+ * so that neither writeback nor the I/O just before runs into the window.
+ * Ctrl-C ends the pause.
+ */
+static void settle(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
+			       .tv_nsec = (long)(ns % 1000000000u) };
+
+	sync();
+	while (!interrupted && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /* --trim before a write test. A failure costs a warning (once), not the
  * test; out->method is then NULL. */
 static void trim_before(struct run_ctx *c, const struct test_spec *t, const char *name,
@@ -793,6 +809,8 @@ static int run_one(struct run_ctx *c, unsigned i)
 				   "could not drop cached pages", strerror(-ret));
 	if (c->s.trim && wl_writes(t->wl))
 		trim_before(c, t, name, &trim);
+	if (t->settle_ns)
+		settle(t->settle_ns);
 	t->stop = &interrupted;
 	if (c->h)
 		c->h->test_start(c->h->arg);

@@ -83,6 +83,10 @@ static const struct opt_def opt_table[] = {
 	{ .name = "ramp", .arg = "TIME", .kind = OPT_DURATION, .off = F(ramp_ns),
 	  .max = 3600 * SEC, .echo = true, .scope = SC_TEST,
 	  .help = "unmeasured warm-up per test (default: 1s)" },
+	{ .name = "settle", .arg = "TIME", .kind = OPT_DURATION, .off = F(settle_ns),
+	  .max = 60 * SEC, .echo = true, .scope = SC_TEST,
+	  .help = "before each test, sync() and stay idle this long, as hdparm does before it "
+		  "times (default: 0; the hdparm profile: 3s)" },
 	{ .name = "interval", .arg = "TIME", .kind = OPT_DURATION, .off = F(interval_ns),
 	  .min = TIMELINE_MIN_INTERVAL_NS, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
 	  .help = "timeline interval (default: 1s; runtime/10 under 10s, at least 100ms)" },
@@ -571,6 +575,7 @@ void opts_echo(const struct settings *s, struct run_result *r)
 		 * nor does an unset interval (each timeline says its own). */
 		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
 		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns) ||
+		    (o->off == F(settle_ns) && !s->settle_ns) ||
 		    (o->off == F(trim) && !s->trim) || (o->off == F(hipri) && !s->hipri) ||
 		    (o->off == F(thread) && !s->thread) || (o->off == F(verify) && !s->verify) ||
 		    (o->off == F(steady_state) && !s->steady_state) ||

@@ -324,6 +324,7 @@ static int plan_add(struct plan *p, const struct plan_in *in, const struct profi
 				.direct = direct,
 				.runtime_ns = gs.runtime_ns,
 				.ramp_ns = gs.ramp_ns,
+				.settle_ns = gs.settle_ns,
 				.interval_ns = gs.interval_ns,
 				.size = size,
 				.passes = w->passes,

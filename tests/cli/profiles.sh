@@ -36,19 +36,29 @@ want=$'seq-read 1m qd8\nseq-write 1m qd8\nrand-read 4k qd1\nrand-read 4k qd32\nr
 # Run every built-in profile whose workloads all exist in this build.
 ran=0
 for p in quick xbench crystal crystal-nvme hdparm bonnie devbuild; do
-	"$DISKBENCH" "${FAST[@]}" --runtime 1ms --engine null --profile "$p" target 2>load.err
+	# (no hdparm-style pause before each test: checked below)
+	"$DISKBENCH" "${FAST[@]}" --settle 0 --runtime 1ms --engine null --profile "$p" target 2>load.err
 	if grep -q "unknown test" load.err; then
 		case $p in quick | xbench | crystal | crystal-nvme) fail "$p: $(cat load.err)" ;; esac
 		msg "not running $p: $(cat load.err)"
 		continue
 	fi
-	"$DISKBENCH" "${FAST[@]}" --jobs 1 --files 256 --profile "$p" --json "$p.json" target 2>"$p.err" ||
+	"$DISKBENCH" "${FAST[@]}" --settle 0 --jobs 1 --files 256 --profile "$p" --json "$p.json" target 2>"$p.err" ||
 		fail "--profile $p: exit $? ($(cat "$p.err"))"
 	[ "$(json "$p.json" 'len(d["tests"]) > 0')" = True ] || fail "$p: no tests"
 	[ "$(json "$p.json" 'd["settings"]["profile"]')" = "$p" ] || fail "$p: settings.profile"
 	ran=$((ran + 1))
 done
 [ $ran -ge 3 ] || fail "ran only $ran profiles"
+# The hdparm profile pauses as hdparm does before it times: sync() and 3 s
+# idle before each test (two cached-read groups: at least 6 s).
+t0=$(date +%s.%N)
+"$DISKBENCH" "${FAST[@]}" --runtime 1ms --engine null --profile hdparm --test cached-read \
+	--json settle.json target || fail "hdparm profile: exit $?"
+t1=$(date +%s.%N)
+[ "$(json settle.json 'd["settings"]["settle"]')" = 3s ] || fail "hdparm: settle not echoed"
+python3 -c "import sys; sys.exit(0 if $t1 - $t0 >= 6 else 1)" ||
+	fail "hdparm: two tests took $(python3 -c "print($t1 - $t0)") s, not 2 x 3 s of settling"
 # Their shapes, on the null engine (no I/O: queue depths are kept).
 "$DISKBENCH" "${FAST[@]}" --engine null --profile crystal --json c.json target || fail crystal
 want=$'seq-read 1m qd8\nseq-write 1m qd8\nseq-read 1m qd1\nseq-write 1m qd1\nrand-read 4k qd32\nrand-write 4k qd32\nrand-read 4k qd1\nrand-write 4k qd1'
