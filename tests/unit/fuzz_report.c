@@ -3,7 +3,8 @@
  * Issue 27: a result with an IOPS of 1.7e308 hung "report --html". This
  * driver takes a corpus of result files (the saved ones of every version,
  * tests/data/results, and hostile ones made from them: DBL_MAX, NaN,
- * negative, huge arrays), mutates them (numbers swapped for extreme ones,
+ * negative, huge arrays; the first file as an HTML page embeds it),
+ * mutates them (numbers swapped for extreme ones,
  * values spliced from elsewhere, spans repeated into huge arrays, bytes
  * flipped, text cut short), and puts each through result_load_buf and,
  * when it loads, every renderer of a run (text, JSON, CSV, bonnie++ CSV,
@@ -471,6 +472,28 @@ int main(int argc, char **argv)
 	if (!baseline || result_load_buf("before.json", (const char *)c.in[0].p, c.in[0].len,
 					  baseline, err, sizeof(err)))
 		return 99;
+
+	/* A page as report_html embeds a result (the loader finds it by its
+	 * element, load_html.c), mutated like the rest. */
+	{
+		static const char head[] = "<!DOCTYPE html>\n<html><body><p>x</p>\n<script "
+			"type=\"application/json\" id=\"diskbench-result\">\n";
+		static const char tail[] = "</script>\n</body></html>\n";
+		struct buf page = { 0 };
+
+		if (!buf_splice(&page, 0, 0, head, sizeof(head) - 1) ||
+		    !buf_splice(&page, page.len, 0, c.in[0].p, c.in[0].len) ||
+		    !buf_splice(&page, page.len, 0, tail, sizeof(tail) - 1))
+			return 99;
+		alarm(FUZZ_INPUT_SECONDS);
+		if (!one_input(page.p, page.len)) {
+			fprintf(stderr, "FAIL: the first corpus file as a page does not load\n");
+			return 1;
+		}
+		add(&c, page.p, page.len);
+		free(page.p);
+		nfiles++;	/* mutated as a real file */
+	}
 
 	/* The hostile seeds, from every file: each must end (refused). */
 	for (size_t i = 0; i < nfiles; i++) {
