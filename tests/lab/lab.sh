@@ -15,7 +15,7 @@
 #                            --vanish-after count from here, after udev's probing
 #   lab_requests [OP]        the log's request lines since the last arm (all ops,
 #                            or only OP: read, write, flush, trim):
-#                            SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT
+#                            SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT ARRIVAL_NS
 #   lab_stop                 kill labfs, detach the loop device, unmount, remove
 #                            LAB_DIR; run on exit by lib.sh's at_exit
 #   lab_sweep                find and remove lab mounts whose labfs is dead (and

@@ -11,11 +11,12 @@
  * Every data request it served is logged, one line each, written with one
  * write(2) after the reply so that a killed daemon loses nothing and the
  * log costs the request nothing:
- *   SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT
- * OP is read, write, flush or trim; DELAY_NS the injected delay (latency
- * draw, stall and write-rate step together); SERVICE_NS arrival to reply;
- * RESULT the bytes answered or -errno. Lines starting with '#' are events
- * (start, the connection's limits, arm, vanish, hang).
+ *   SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT ARRIVAL_NS
+ * OP is read, write, flush or trim; SIZE the bytes asked for; DELAY_NS the
+ * injected delay (latency draw, stall and write-rate step together);
+ * SERVICE_NS arrival to reply; RESULT the bytes answered or -errno;
+ * ARRIVAL_NS when the request arrived (CLOCK_MONOTONIC). Lines starting
+ * with '#' are events (start, the connection's limits, arm, vanish, hang).
  *
  * Counters (request numbers, the vanish clock) start at mount and start
  * again on SIGUSR1 ("arm"), so that a test counts from after the kernel's
@@ -228,8 +229,8 @@ static int64_t admit(const char *op, int64_t t0, uint64_t seq, int64_t off, int6
 static void log_request(uint64_t seq, const char *op, int64_t off, int64_t size, int64_t t0,
 			int64_t until, int64_t t1, int64_t result)
 {
-	log_line("%" PRIu64 " %s %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
-		 seq, op, off, size, until - t0, t1 - t0, result);
+	log_line("%" PRIu64 " %s %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
+		 seq, op, off, size, until - t0, t1 - t0, result, t0);
 }
 
 static void fill_attr(fuse_ino_t ino, struct stat *st)
@@ -255,6 +256,10 @@ static void lab_init(void *data, struct fuse_conn_info *conn)
 	/* the loop driver submits async direct I/O: let several be in flight */
 	if (conn->capable & FUSE_CAP_ASYNC_DIO)
 		conn->want |= FUSE_CAP_ASYNC_DIO;
+	/* async direct I/O requests are FUSE background requests: the default
+	 * limit of 12 would cap a QD32 run at 12 in flight */
+	conn->max_background = lab.max_threads;
+	conn->congestion_threshold = lab.max_threads * 3 / 4;
 	conn->want &= ~(unsigned)(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE);
 	log_line("# conn max_write=%u max_read=%u max_readahead=%u max_background=%u async_dio=%d\n",
 		 conn->max_write, conn->max_read, conn->max_readahead, conn->max_background,
