@@ -312,6 +312,12 @@ struct run_result {
 	/* Where the data's allocation was read from, for the read tests'
 	 * unwritten check (unwritten.h); known false when not recorded. */
 	struct read_layout read_layout;
+	/* A result another tool made (import.h): that tool ("fio", "hdparm"),
+	 * the version it names itself ("fio-3.33"; "" when it does not) and
+	 * the file it was read from. tool "" for diskbench's own. */
+	struct result_origin {
+		char tool[32], version[64], file[256];
+	} imported_from;
 	/* Strings the result owns behind its `const char *` fields (a loaded
 	 * result's version, workload, engine and xbench names; see
 	 * result_strdup); a run's point to static strings instead. */

@@ -693,6 +693,13 @@ int report_json(FILE *f, const struct run_result *r)
 	jw_field(&w, "label", r->label);
 	if (r->command_line[0])
 		jw_field(&w, "command_line", r->command_line);
+	if (r->imported_from.tool[0]) {	/* another tool's result (import.h) */
+		jw_open(&w, "imported_from", '{', false);
+		jw_field(&w, "tool", r->imported_from.tool);
+		jw_field(&w, "version", r->imported_from.version);
+		jw_field(&w, "file", r->imported_from.file);
+		jw_close(&w, '}');
+	}
 
 	report_json_host(&w, &r->host);
 	report_json_target(&w, &r->target);

@@ -68,6 +68,9 @@ static void text_header(struct textw *w, const struct run_result *r)
 		textw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
 	if (r->label[0])
 		textw_itemf(w, "  ", "label: %.*s", FLD(r->label));
+	if (r->imported_from.tool[0])
+		textw_itemf(w, "  ", "imported from %.*s %.*s (%.*s)", FLD(r->imported_from.tool),
+			    FLD(r->imported_from.version), FLD(r->imported_from.file));
 	textw_nl(w);
 
 	textw_start(w, "host:     ");

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "annotate.h"
+#include "import.h"
 #include "load.h"
 #include "load_check.h"
 #include "load_scan.h"
@@ -1255,6 +1256,17 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	if (json_object_get(root, "command_line") &&
 	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
+	if (json_object_get(root, "imported_from")) {	/* another tool's (import.h) */
+		json_t *o;
+		const char *w = "imported_from";
+
+		if (get_obj(l, "", root, w, false, &o) ||
+		    get_str(l, w, o, "tool", r->imported_from.tool, sizeof(r->imported_from.tool)) ||
+		    get_str(l, w, o, "version", r->imported_from.version,
+			    sizeof(r->imported_from.version)) ||
+		    get_str(l, w, o, "file", r->imported_from.file, sizeof(r->imported_from.file)))
+			return -EINVAL;
+	}
 	if (load_tests(l, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
 	    load_precondition(l, root, &r->precondition) ||
 	    load_read_layout(l, root, &r->read_layout) || load_warnings(l, root, r))
@@ -1460,10 +1472,13 @@ static int load_text(const char *name, const char *buf, size_t len, struct run_r
 		     char *err, size_t errlen)
 {
 	struct ld l = { .path = name, .err = err, .errlen = errlen, .r = r, .buf = buf };
+	enum import_format fmt = import_detect(buf, len);
 	json_t *root;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	if (fmt != IMPORT_NONE)	/* another tool's result, by its content */
+		return import_load(fmt, name, buf, len, r, err, errlen);
 	ret = load_doc(&l, len, &root);
 	if (ret)
 		return ret;
