@@ -3,12 +3,14 @@
 #
 # Root and FUSE only (skips with 77 otherwise). With dd on the loop device
 # that tests/lab/lab.sh makes over labfs: a fixed latency shows in the time
-# taken and in the log; EIO at an offset and on the Nth request is an I/O
-# error there and nowhere else; short reads are resubmitted by the loop
+# taken and in the log; the uniform, log-normal and bimodal draws have
+# their shape and a seed repeats them; EIO at an offset and on the Nth
+# request is an I/O error there and nowhere else; short reads are resubmitted by the loop
 # driver and the data still reads back; a stall holds requests for its
 # time; a request that never completes keeps dd waiting until labfs is
 # stopped, and then fails; a write-rate step slows writes after its byte;
-# a vanished device fails every request. Bad settings exit 2 naming the
+# a vanished device (after N requests, labfs exiting; after a time,
+# labfs answering EIO) fails every request. Bad settings exit 2 naming the
 # option. A lab left by a killed test is removed by the next lab_start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -68,6 +70,68 @@ n=$(lab_requests read | awk '$5 == 2000000 && $6 >= 2000000 && $7 == 4096' | wc 
 [ "$n" -eq 50 ] || fail "fixed:2ms: $n of 50 logged reads have delay 2 ms: $(lab_requests | head)"
 [ $(((t1 - t0) / 1000000)) -ge 100 ] || fail "fixed:2ms: 50 reads took $(((t1 - t0) / 1000000)) ms"
 echo "ok   fixed:2ms: 50 reads in $(((t1 - t0) / 1000000)) ms, each logged with its 2 ms"
+lab_stop
+
+# ---- the latency draws: each distribution's shape, and the seed's ------
+# delays N SETTINGS...: N O_DIRECT reads on a fresh lab; their DELAY_NS, one a line
+delays()
+{
+	local n=$1
+	shift
+	lab_start --size 16m "$@"
+	lab_loop
+	lab_arm
+	dd_read "$LAB_DEV" 0 "$n" >/dev/null || fail "dd over labfs $* failed"
+	# (another process may read the device too: a foreign read takes a
+	# request number, so the draws are compared by number, not by line)
+	lab_requests read | awk '{ print $1, $5 }' >"$WORK/draws"
+	awk '{ print $2 }' "$WORK/draws" >"$WORK/delays"
+	lab_stop
+	[ "$(wc -l <"$WORK/delays")" -ge "$n" ] || fail "labfs $*: $(wc -l <"$WORK/delays") reads logged, not $n"
+}
+# same_draws A B: the request numbers both have got the same delay in both
+same_draws()
+{
+	[ "$(join "$1" "$2" | awk '$2 != $3' | wc -l)" -eq 0 ] &&
+		[ "$(join "$1" "$2" | wc -l)" -ge 300 ]
+}
+# shape FILE PYEXPR WHAT: PYEXPR over v (the delays in ns, sorted) must hold
+shape()
+{
+	python3 -c 'import math, statistics as st, sys
+v = sorted(int(x) for x in open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" || fail "$3: $(sort -n "$1" | awk '
+		{ a[NR] = $1 } END { printf "min %d median %d max %d ns", a[1], a[int(NR / 2)], a[NR] }')"
+}
+delays 400 --latency uniform:100us:300us --seed 3
+shape "$WORK/delays" "v[0] >= 100000 and v[-1] <= 300000 and abs(st.mean(v) - 200000) < 12000" \
+	"uniform:100us:300us: delays outside [100, 300] us or mean not 200 us"
+sort "$WORK/draws" >"$WORK/draws.3"
+delays 400 --latency uniform:100us:300us --seed 3
+sort "$WORK/draws" >"$WORK/draws.3b"
+same_draws "$WORK/draws.3" "$WORK/draws.3b" || fail "--seed 3 twice: other delays"
+delays 400 --latency uniform:100us:300us --seed 4
+sort "$WORK/draws" >"$WORK/draws.4"
+same_draws "$WORK/draws.3" "$WORK/draws.4" && fail "--seed 3 and --seed 4: the same delays"
+delays 400 --latency lognormal:100us:0.5
+shape "$WORK/delays" "abs(st.median(v) / 100000 - 1) < 0.15 and \
+abs(st.stdev([math.log(x) for x in v]) - 0.5) < 0.08" \
+	"lognormal:100us:0.5: median not 100 us or sigma of log not 0.5"
+delays 400 --latency bimodal:20us:400us:10
+shape "$WORK/delays" "set(v) == {20000, 400000} and 0.05 <= v.count(400000) / len(v) <= 0.15" \
+	"bimodal:20us:400us:10: not two delays, or not 1 in 10 slow"
+echo "ok   uniform, lognormal and bimodal draws have their shape; a seed repeats them"
+
+# ---- a device that goes after a time, failing every request (eio mode) --
+lab_start --size 16m --vanish-after 600ms
+lab_loop
+lab_arm
+dd_read "$LAB_DEV" 0 4 >/dev/null || fail "--vanish-after 600ms: reads before it failed"
+sleep 0.8
+dd_read "$LAB_DEV" 4 1 >/dev/null && fail "--vanish-after 600ms: a read after it succeeded"
+lab_alive "$LAB_PID" || fail "--vanish-after 600ms (eio): labfs exited"
+grep -q "^# vanish after time limit" "$LAB_LOG" || fail "--vanish-after 600ms: no vanish logged"
+echo "ok   --vanish-after 600ms: reads fail after it, labfs still answers (EIO)"
 lab_stop
 
 # ---- EIO at an offset, and on the Nth request -----------------------------
