@@ -1,4 +1,4 @@
-/* import.h - other tools' results (fio JSON) read into a run_result. */
+/* import.h - other tools' results (fio JSON, hdparm text) read into a run_result. */
 #ifndef DISKBENCH_IMPORT_H
 #define DISKBENCH_IMPORT_H
 
@@ -10,6 +10,7 @@
 enum import_format {
 	IMPORT_NONE = 0,	/* none of them: a diskbench result, or nothing known */
 	IMPORT_FIO_JSON,	/* fio 3.x --output-format=json or json+ */
+	IMPORT_HDPARM,		/* hdparm -t / -T text output */
 };
 
 /* Which format the text buf[0..len) is in (a file's whole content). */
@@ -29,5 +30,7 @@ int import_load(enum import_format fmt, const char *name, const char *buf, size_
 /* The per-format readers behind import_load, same contract. */
 int import_fio(const char *name, const char *buf, size_t len, struct run_result *r,
 	       char *err, size_t errlen);
+int import_hdparm(const char *name, const char *buf, size_t len, struct run_result *r,
+		  char *err, size_t errlen);
 
 #endif

@@ -69,8 +69,9 @@ static void text_header(struct textw *w, const struct run_result *r)
 	if (r->label[0])
 		textw_itemf(w, "  ", "label: %.*s", FLD(r->label));
 	if (r->imported_from.tool[0])
-		textw_itemf(w, "  ", "imported from %.*s %.*s (%.*s)", FLD(r->imported_from.tool),
-			    FLD(r->imported_from.version), FLD(r->imported_from.file));
+		textw_itemf(w, "  ", "imported from %.*s%s%.*s (%.*s)", FLD(r->imported_from.tool),
+			    r->imported_from.version[0] ? " " : "", FLD(r->imported_from.version),
+			    FLD(r->imported_from.file));
 	textw_nl(w);
 
 	textw_start(w, "host:     ");

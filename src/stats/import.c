@@ -24,6 +24,11 @@ enum import_format import_detect(const char *buf, size_t len)
 	 * starts with "schema" and never has that key at its top. */
 	if (i < len && buf[i] == '{' && has(buf + i, len - i, 256, "\"fio version\""))
 		return IMPORT_FIO_JSON;
+	/* hdparm's own lines (" Timing buffered disk reads: ..."), which
+	 * begin no JSON document and no HTML page */
+	if (i < len && buf[i] != '{' && buf[i] != '<' && has(buf, len, 4096, " Timing ") &&
+	    (has(buf, len, 4096, " disk reads: ") || has(buf, len, 4096, " cached reads: ")))
+		return IMPORT_HDPARM;
 	return IMPORT_NONE;
 }
 
@@ -33,6 +38,8 @@ int import_load(enum import_format fmt, const char *name, const char *buf, size_
 	switch (fmt) {
 	case IMPORT_FIO_JSON:
 		return import_fio(name, buf, len, r, err, errlen);
+	case IMPORT_HDPARM:
+		return import_hdparm(name, buf, len, r, err, errlen);
 	case IMPORT_NONE:
 		break;
 	}
