@@ -227,8 +227,11 @@ printf '%s' "$out" | grep -q "^5+0 records in" || fail "--vanish-after 5: $out"
 sleep 0.2
 lab_alive "$LAB_PID" && fail "--vanish-after 5 --vanish-mode exit: labfs still runs"
 dd_read "$LAB_DEV" 0 1 >/dev/null && fail "--vanish-after 5: a read after the vanish succeeded"
-echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails"
+mnt=$LAB_MNT dev=$LAB_DEV
 lab_stop
+lab_mounted "$mnt" && fail "--vanish-mode exit: lab_stop left the dead mount $mnt"
+losetup -l -n -O BACK-FILE "$dev" 2>/dev/null | grep -q "^$mnt/" && fail "lab_stop left $dev"
+echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails; all removed"
 
 # ---- a lab left by a killed test is removed by the next lab_start -------
 { bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2; lab_start --size 1m; lab_loop
@@ -239,12 +242,36 @@ for i in $(seq 50); do
 	sleep 0.1
 done
 lab_alive "$kpid" && fail "labfs (pid $kpid) outlived its killed test by 5 s"
-mountpoint -q "$kmnt" || fail "the killed test's mount is already gone: nothing to sweep"
+lab_mounted "$kmnt" || fail "the killed test's mount is already gone: nothing to sweep"
 lab_sweep 2>"$WORK/sweep.err"
-mountpoint -q "$kmnt" && fail "lab_sweep left $kmnt mounted"
+lab_mounted "$kmnt" && fail "lab_sweep left $kmnt mounted"
 losetup -l -n -O BACK-FILE "$kdev" 2>/dev/null | grep -q "^$kmnt/" && fail "lab_sweep left $kdev attached"
 [ -e "$(dirname "$kmnt")" ] && fail "lab_sweep left $(dirname "$kmnt")"
 echo "ok   a killed test's lab ($kdev, $kmnt) removed: $(cat "$WORK/sweep.err")"
+
+# ---- but not the lab of a test that still runs, though its labfs is gone --
+bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2
+	lab_start --size 1m --vanish-after 1 --vanish-mode exit; lab_loop; lab_arm
+	dd if="$LAB_DEV" of=/dev/null bs=4k count=2 iflag=direct status=none
+	echo "$LAB_DEV $LAB_MNT $LAB_PID" >"$3"
+	sleep 30 & at_exit "kill $!"; wait' _ "$(dirname "$0")" "$LABFS" "$WORK/live" \
+	>/dev/null 2>&1 &
+live=$!
+at_exit "kill $live 2>/dev/null"
+for i in $(seq 50); do
+	[ -s "$WORK/live" ] && break
+	sleep 0.1
+done
+read -r ldev lmnt lpid <"$WORK/live" || fail "the running test's lab did not start"
+lab_alive "$lpid" && fail "--vanish-mode exit: labfs $lpid still runs"
+lab_sweep 2>/dev/null
+lab_mounted "$lmnt" || fail "lab_sweep removed the mount of a test that still runs"
+losetup -l -n -O BACK-FILE "$ldev" 2>/dev/null | grep -q "^$lmnt/" ||
+	fail "lab_sweep detached the loop device of a test that still runs"
+kill "$live"
+wait "$live" 2>/dev/null
+lab_mounted "$lmnt" && fail "the running test's own lab_stop (on TERM) left $lmnt"
+echo "ok   a running test's lab, its labfs gone, left alone; its own trap removed it"
 
 echo "PASS"
 exit 0

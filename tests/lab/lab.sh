@@ -22,8 +22,9 @@
 #                            the loop devices over them): run by lab_start
 #
 # Only what this file made is touched: loop devices over a file under a lab
-# mount, lab mounts (fsname diskbench-lab:PID) whose PID is no longer a labfs,
-# and directories /dev/shm/diskbench-lab.*. labfs exits when the test's shell
+# mount, lab mounts (fsname diskbench-lab:PID) whose PID is no longer a labfs
+# and whose test (LAB_DIR/owner) is gone, and directories
+# /dev/shm/diskbench-lab.*. labfs exits when the test's shell
 # dies (PR_SET_PDEATHSIG), so a killed test leaves at most a dead mount and a
 # loop device over it, which the next lab_start removes. Call lab_start from
 # the test's own shell, not from a subshell or $( ): the subshell's exit would
@@ -37,7 +38,7 @@ LAB_PID=
 need_lab()
 {
 	need_root
-	need_cmd losetup mountpoint umount udevadm
+	need_cmd losetup umount udevadm
 	[ -c /dev/fuse ] || skip "no /dev/fuse (FUSE missing): the device lab cannot run"
 	if [ -z "${LABFS:-}" ] || ! [ -x "$LABFS" ]; then
 		if [ -x "$LIB_DIR/../lab/labfs" ]; then
@@ -68,17 +69,32 @@ lab_detach_under()
 	done < <(losetup -l -n -O NAME,BACK-FILE 2>/dev/null)
 }
 
+# Is DIR a mount point? From mountinfo: mountpoint(1) stats DIR, which
+# fails on a mount whose labfs is gone (ENOTCONN) and calls it none.
+lab_mounted()
+{
+	awk -v d="$1" '$5 == d { f = 1 } END { exit !f }' /proc/self/mountinfo
+}
+
 lab_unmount()
 {
 	local mnt=$1 i
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		mountpoint -q "$mnt" 2>/dev/null || return 0
+		lab_mounted "$mnt" || return 0
 		umount "$mnt" 2>/dev/null && return 0
 		sleep 0.2
 	done
 	umount -l "$mnt" 2>/dev/null && return 0
 	msg "warning: could not unmount $mnt"
 	return 1
+}
+
+# Does the test that made the lab directory $1 still run?
+lab_owner_alive()
+{
+	local owner
+	owner=$(cat "$1/owner" 2>/dev/null)
+	[ -n "$owner" ] && kill -0 "$owner" 2>/dev/null
 }
 
 lab_sweep()
@@ -88,6 +104,8 @@ lab_sweep()
 	while read -r mnt src; do
 		pid=${src#diskbench-lab:}
 		lab_alive "$pid" && continue
+		# labfs gone, but its test still runs (--vanish-mode exit): its own
+		lab_owner_alive "$(dirname "$mnt")" && continue
 		msg "removing a lab mount left by a killed run: $mnt ($src)"
 		lab_detach_under "$mnt"
 		lab_unmount "$mnt" || continue
@@ -100,9 +118,10 @@ lab_sweep()
 	# directories of killed runs whose mount is already gone
 	for dir in "$LAB_PREFIX"*; do
 		[ -d "$dir" ] || continue
-		mountpoint -q "$dir/mnt" 2>/dev/null && continue
+		lab_mounted "$dir/mnt" && continue
 		pid=$(cat "$dir/pid" 2>/dev/null)
 		lab_alive "$pid" && continue
+		lab_owner_alive "$dir" && continue
 		# a lab_start of another test between mktemp and its labfs writing pid
 		[ -n "$pid" ] || [ "$(($(date +%s) - $(stat -c %Y "$dir")))" -gt 60 ] || continue
 		rm -rf --one-file-system -- "$dir"
@@ -115,6 +134,7 @@ lab_start()
 	[ -z "$LAB_PID" ] || fail "lab_start: a lab is already running here"
 	lab_sweep
 	LAB_DIR=$(mktemp -d "${LAB_PREFIX}XXXXXX") || fail "mktemp -d ${LAB_PREFIX}XXXXXX failed"
+	echo "$$" >"$LAB_DIR/owner"
 	at_exit lab_stop
 	LAB_MNT=$LAB_DIR/mnt
 	LAB_FILE=$LAB_MNT/disk
@@ -124,14 +144,14 @@ lab_start()
 	LAB_PID=$!
 	echo "$LAB_PID" >"$LAB_DIR/pid"
 	for i in $(seq 100); do
-		mountpoint -q "$LAB_MNT" && break
+		lab_mounted "$LAB_MNT" && break
 		if ! kill -0 "$LAB_PID" 2>/dev/null; then
 			wait "$LAB_PID"
 			fail "labfs $*: exit $?: $(cat "$LAB_DIR/err")"
 		fi
 		sleep 0.05
 	done
-	mountpoint -q "$LAB_MNT" || fail "labfs $*: not mounted after 5 s: $(cat "$LAB_DIR/err")"
+	lab_mounted "$LAB_MNT" || fail "labfs $*: not mounted after 5 s: $(cat "$LAB_DIR/err")"
 	[ -f "$LAB_FILE" ] || fail "labfs: no $LAB_FILE"
 }
 
