@@ -1,4 +1,4 @@
-/* import.h - other tools' results (fio JSON, hdparm text) read into a run_result. */
+/* import.h - other tools' results (fio JSON, hdparm text, bonnie++ CSV) read into a run_result. */
 #ifndef DISKBENCH_IMPORT_H
 #define DISKBENCH_IMPORT_H
 
@@ -11,6 +11,7 @@ enum import_format {
 	IMPORT_NONE = 0,	/* none of them: a diskbench result, or nothing known */
 	IMPORT_FIO_JSON,	/* fio 3.x --output-format=json or json+ */
 	IMPORT_HDPARM,		/* hdparm -t / -T text output */
+	IMPORT_BONNIE_CSV,	/* a bonnie++ CSV line, format 1.96 to 2.00 */
 };
 
 /* Which format the text buf[0..len) is in (a file's whole content). */
@@ -31,6 +32,8 @@ int import_load(enum import_format fmt, const char *name, const char *buf, size_
 int import_fio(const char *name, const char *buf, size_t len, struct run_result *r,
 	       char *err, size_t errlen);
 int import_hdparm(const char *name, const char *buf, size_t len, struct run_result *r,
+		  char *err, size_t errlen);
+int import_bonnie(const char *name, const char *buf, size_t len, struct run_result *r,
 		  char *err, size_t errlen);
 
 #endif

@@ -29,6 +29,11 @@ enum import_format import_detect(const char *buf, size_t len)
 	if (i < len && buf[i] != '{' && buf[i] != '<' && has(buf, len, 4096, " Timing ") &&
 	    (has(buf, len, 4096, " disk reads: ") || has(buf, len, 4096, " cached reads: ")))
 		return IMPORT_HDPARM;
+	/* bonnie++'s CSV line opens with its format's version */
+	if (len - i > 5 && buf[i + 4] == ',' && (!memcmp(buf + i, "1.96", 4) ||
+	    !memcmp(buf + i, "1.97", 4) || !memcmp(buf + i, "1.98", 4) ||
+	    !memcmp(buf + i, "2.00", 4)))
+		return IMPORT_BONNIE_CSV;
 	return IMPORT_NONE;
 }
 
@@ -40,6 +45,8 @@ int import_load(enum import_format fmt, const char *name, const char *buf, size_
 		return import_fio(name, buf, len, r, err, errlen);
 	case IMPORT_HDPARM:
 		return import_hdparm(name, buf, len, r, err, errlen);
+	case IMPORT_BONNIE_CSV:
+		return import_bonnie(name, buf, len, r, err, errlen);
 	case IMPORT_NONE:
 		break;
 	}

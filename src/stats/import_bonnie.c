@@ -1,0 +1,240 @@
+/* import_bonnie.c - a bonnie++ CSV line (format 1.97/1.98: bonnie++ 1.97 to 2.00) read into a run_result. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "load_check.h"
+#include "parse.h"
+#include "repeat.h"
+
+#define BON_FIELDS 50	/* format 1.97 and 1.98 (bonnie++ 2.00 writes 1.98) */
+
+/* The twelve tests in the line's order: the rate's field, what it is. */
+static const struct {
+	unsigned field;
+	const char *workload, *engine;
+	enum { BYTE, CHAR, SEEK, FILES } kind;
+	bool write, random;
+} tests[] = {
+	{ .field = 9, .workload = "char-write", .engine = "stdio", .kind = CHAR, .write = true },
+	{ .field = 11, .workload = "seq-write", .engine = "sync", .kind = BYTE, .write = true },
+	{ .field = 13, .workload = "rewrite", .engine = "sync", .kind = BYTE, .write = true },
+	{ .field = 15, .workload = "char-read", .engine = "stdio", .kind = CHAR },
+	{ .field = 17, .workload = "seq-read", .engine = "sync", .kind = BYTE },
+	{ .field = 19, .workload = "seeks", .engine = "sync", .kind = SEEK, .random = true },
+	{ .field = 26, .workload = "meta-create", .engine = "posix", .kind = FILES, .write = true },
+	{ .field = 28, .workload = "meta-stat", .engine = "posix", .kind = FILES },
+	{ .field = 30, .workload = "meta-delete", .engine = "posix", .kind = FILES, .write = true },
+	{ .field = 32, .workload = "meta-create-rand", .engine = "posix", .kind = FILES,
+	  .write = true, .random = true },
+	{ .field = 34, .workload = "meta-stat-rand", .engine = "posix", .kind = FILES,
+	  .random = true },
+	{ .field = 36, .workload = "meta-delete-rand", .engine = "posix", .kind = FILES,
+	  .write = true, .random = true },
+};
+
+static int fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", name, msg);
+	return -EINVAL;
+}
+
+/* A whole number field; false when empty or not one. */
+static bool field_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s < '0' || *s > '9')
+		return false;
+	*out = strtoull(s, &end, 10);
+	return !*end;
+}
+
+int import_bonnie(const char *name, const char *buf, size_t len, struct run_result *r,
+		  char *err, size_t errlen)
+{
+	char line[4096], *f[BON_FIELDS + 1], *p, msg[256], w[32];
+	uint64_t size = 0, chunk = 8192, seeks = 0, seekers = 1, files_k = 0, v;
+	size_t n = 0, i;
+	unsigned nf = 0;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	while (n < len && buf[n] != '\n')
+		n++;
+	for (i = n; i < len; i++)
+		if (!strchr(" \t\r\n", buf[i]))
+			return fail(name, err, errlen, "more than one bonnie++ line (bonnie++ -x): "
+				    "diskbench reads one line per file");
+	if (n >= sizeof(line))
+		return fail(name, err, errlen, "a bonnie++ line longer than %zu bytes",
+			    sizeof(line) - 1);
+	memcpy(line, buf, n);
+	line[n] = '\0';
+	if (n && line[n - 1] == '\r')
+		line[n - 1] = '\0';
+	for (p = line; nf <= BON_FIELDS; nf++) {
+		f[nf] = p;
+		p = strchr(p, ',');
+		if (!p) {
+			nf++;
+			break;
+		}
+		*p++ = '\0';
+	}
+	if (nf != BON_FIELDS)
+		return fail(name, err, errlen, "a bonnie++ CSV line (format %s) of %s%u fields, "
+			    "not %d", f[0], nf > BON_FIELDS ? "more than " : "",
+			    nf > BON_FIELDS ? BON_FIELDS : nf, BON_FIELDS);
+	if (strcmp(f[3], "1") && *f[3])
+		return fail(name, err, errlen, "concurrency %s (bonnie++ -c): diskbench cannot "
+			    "tell one process's rate from the sum", f[3]);
+	if (*f[5] && parse_size(f[5], &size))
+		return fail(name, err, errlen, "file size \"%s\" is not a size", f[5]);
+	if (*f[6] && parse_size(f[6], &chunk))
+		return fail(name, err, errlen, "chunk size \"%s\" is not a size", f[6]);
+	if (*f[7] && !field_u64(f[7], &seeks))
+		return fail(name, err, errlen, "seeks \"%s\" is not a count", f[7]);
+	if (*f[8] && !field_u64(f[8], &seekers))
+		return fail(name, err, errlen, "seekers \"%s\" is not a count", f[8]);
+	if (*f[21] && !field_u64(f[21], &files_k))
+		return fail(name, err, errlen, "files \"%s\" is not a count", f[21]);
+
+	r->tool_version = PACKAGE_VERSION;
+	snprintf(r->imported_from.tool, sizeof(r->imported_from.tool), "bonnie++");
+	snprintf(r->imported_from.version, sizeof(r->imported_from.version), "%s", f[1]);
+	snprintf(r->imported_from.file, sizeof(r->imported_from.file), "%s", name);
+	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", f[2]);
+	r->target.kind = TARGET_DIR;
+	r->target.rotational = r->target.write_cache = r->target.discard = -1;
+	r->target.io_poll = r->target.direct_io = r->target.loop_dio = -1;
+	r->target.backing_rotational = -1;
+	r->target.read_ahead_kb = r->target.nr_requests = r->target.max_sectors_kb = -1;
+
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		const char *rate_s = f[tests[i].field];
+		struct test_result t;
+		char bs[16];
+		double rate;
+		char *end;
+
+		if (!*rate_s)
+			continue;	/* not run (bonnie++ leaves it empty) */
+		if (strspn(rate_s, "+") == strlen(rate_s)) {
+			/* bonnie++'s "+++++": done in under 0.5 s, no figure */
+			if (result_add_warning(r, "%s: %s: bonnie++ printed \"%s\" (too fast for "
+					       "it to time): no figure", name, tests[i].workload,
+					       rate_s)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		rate = strtod(rate_s, &end);
+		if (*end || !(rate > 0) || !isfinite(rate)) {
+			ret = fail(name, err, errlen, "%s: rate \"%s\" is not a number",
+				   tests[i].workload, rate_s);
+			goto out;
+		}
+		memset(&t, 0, sizeof(t));
+		t.workload = tests[i].workload;
+		t.engine = tests[i].engine;
+		t.is_write = tests[i].write;
+		t.random = tests[i].random;
+		t.qd = t.jobs = 1;
+		format_size(chunk, bs, sizeof(bs));
+		switch (tests[i].kind) {
+		case CHAR:
+		case BYTE:
+			if (!size) {
+				ret = fail(name, err, errlen, "%s: a rate but no file size",
+					   tests[i].workload);
+				goto out;
+			}
+			t.bs = tests[i].kind == CHAR ? 1 : (uint32_t)chunk;
+			t.bytes = size;
+			t.ops = size / t.bs;
+			/* K/sec, K = 1024 bytes: the window the rate took */
+			t.runtime_ns = (uint64_t)llround((double)size / (rate * 1024) * 1e9);
+			if (tests[i].kind == CHAR)
+				snprintf(t.name, sizeof(t.name), "%s", t.workload);
+			else if (!strcmp(t.workload, "rewrite"))
+				snprintf(t.name, sizeof(t.name), "rewrite %s", bs);
+			else
+				snprintf(t.name, sizeof(t.name), "%s %s qd1", t.workload, bs);
+			break;
+		case SEEK:
+			if (!seeks) {
+				ret = fail(name, err, errlen, "seeks: a rate but no seek count");
+				goto out;
+			}
+			t.bs = (uint32_t)chunk;
+			t.jobs = (uint32_t)seekers;
+			t.ops = seeks;
+			t.bytes = seeks * chunk;
+			t.runtime_ns = (uint64_t)llround((double)seeks / rate * 1e9);
+			snprintf(t.name, sizeof(t.name), "seeks %s qd1 j%u", bs, t.jobs);
+			break;
+		case FILES:
+			if (!files_k) {
+				ret = fail(name, err, errlen, "%s: a rate but no file count",
+					   tests[i].workload);
+				goto out;
+			}
+			t.ops = files_k * 1024;
+			t.params.nfiles = t.ops;
+			if (field_u64(f[22], &v))
+				t.params.file_max = v;
+			if (field_u64(f[23], &v))
+				t.params.file_min = v;
+			if (field_u64(f[24], &v))
+				t.params.ndirs = (uint32_t)v;
+			t.runtime_ns = (uint64_t)llround((double)t.ops / rate * 1e9);
+			snprintf(t.name, sizeof(t.name), "%s", t.workload);
+			break;
+		}
+		/* bonnie++'s %CPU is user + sys together, and its latency only
+		 * a maximum: neither fits, both are missing */
+		t.cpu_user_pct = t.cpu_sys_pct = t.usec_per_op = NAN;
+		t.lat = malloc(sizeof(*t.lat));
+		if (!t.lat) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		hist_init(t.lat);
+		result_finish(&t);
+		repeat_finish(&t);
+		if (load_check_test(&t, r->ntests, w, sizeof(w), msg, sizeof(msg)))
+			ret = fail(name, err, errlen, "%s: %s", t.workload, msg);
+		if (!ret)
+			ret = result_add_test(r, &t);
+		if (ret) {
+			result_test_free(&t);
+			goto out;
+		}
+	}
+	if (!r->ntests && !r->nwarnings)
+		ret = fail(name, err, errlen, "a bonnie++ line with no test in it");
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (ret) {
+		result_free(r);
+		memset(r, 0, sizeof(*r));
+	}
+	return ret;
+}

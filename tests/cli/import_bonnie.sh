@@ -1,0 +1,94 @@
+#!/bin/bash
+# import_bonnie.sh - a bonnie++ CSV line read by report: each rate is the
+# test's (K/sec = 1024 bytes/s, ops/s for seeks and files), "+++++" and
+# empty fields missing (a warning, never 0), the round trip through
+# diskbench JSON, and a short line or a second line refused with exit 2.
+# Saved lines, and a fresh one from the installed bonnie++.
+set -u
+. "$srcdir/tests/cli/lib.sh"
+need_diskbench
+need_cmd python3
+make_tmpdir
+cd "$TMP_DIR" || fail "cd"
+DATA=$srcdir/tests/data/import
+
+check()
+{
+	local f=$1 b
+	b=$(basename "$f" .csv)
+	"$DISKBENCH" report "$f" --json "$b.json" >"$b.out" 2>"$b.err" ||
+		fail "report $f: exit $? ($(cat "$b.err"))"
+	python3 - "$f" "$b.json" "$b.out" <<'PY' || fail "$f: figures differ from bonnie++'s (above)"
+import json, sys
+f = open(sys.argv[1]).read().strip().split(",")
+db, out = json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+tests = {t["workload"]: t for t in db["tests"]}
+bad = []
+if db["imported_from"] != {"tool": "bonnie++", "version": f[1], "file": sys.argv[1]}:
+    bad.append(f"imported_from {db['imported_from']}")
+if db["host"]["hostname"] != f[2]:
+    bad.append(f"host {db['host']['hostname']} for {f[2]}")
+units = {"M": 1 << 20, "G": 1 << 30}
+size = int(f[5][:-1]) * units[f[5][-1]]
+for field, wl, kind in ((9, "char-write", "K"), (11, "seq-write", "K"), (13, "rewrite", "K"),
+                        (15, "char-read", "K"), (17, "seq-read", "K"), (19, "seeks", "ops"),
+                        (26, "meta-create", "ops"), (28, "meta-stat", "ops"),
+                        (30, "meta-delete", "ops"), (32, "meta-create-rand", "ops"),
+                        (34, "meta-stat-rand", "ops"), (36, "meta-delete-rand", "ops")):
+    v, t = f[field], tests.get(wl)
+    if not v or v.startswith("+"):
+        if t:
+            bad.append(f"{wl}: a test for field {v!r}")
+        if v and f'{wl}: bonnie++ printed "{v}"' not in out.replace("\n         ", " "):
+            bad.append(f"{wl}: no warning for {v!r}")
+        continue
+    if not t:
+        bad.append(f"{wl}: no test for rate {v}")
+        continue
+    got = t["bytes_per_sec"] / 1024 if kind == "K" else t["iops"]
+    if abs(got - float(v)) > 1e-6 * float(v):
+        bad.append(f"{wl}: rate {got} for bonnie++'s {v}")
+    if kind == "K" and t["bytes"] != size:
+        bad.append(f"{wl}: bytes {t['bytes']} for size {f[5]}")
+    if t["lat_ns"]["histogram"] != [] or t["cpu"]["user_pct"] is not None:
+        bad.append(f"{wl}: latency or CPU not missing")
+for m in bad:
+    print("  " + m)
+sys.exit(1 if bad else 0)
+PY
+	"$DISKBENCH" report "$b.json" --json "$b.2.json" >"$b.2.out" 2>/dev/null ||
+		fail "report $b.json: exit $?"
+	cmp -s "$b.json" "$b.2.json" || fail "$f: the saved JSON does not render to itself"
+	cmp -s "$b.out" "$b.2.out" || fail "$f: the saved JSON's text differs"
+}
+
+for f in bonnie-2.00a bonnie-2.00a-tmpfs; do
+	cp "$DATA/$f.csv" . || fail "cp $f"
+	check "$f.csv"
+done
+
+refuse()
+{
+	local f=$1 want=$2 rc
+	"$DISKBENCH" report "$f" --json out.json >out.txt 2>out.err
+	rc=$?
+	[ $rc -eq 2 ] || fail "$f: exit $rc, not 2 ($(cat out.err))"
+	[ "$(wc -l <out.err)" -eq 1 ] || fail "$f: not one line: $(cat out.err)"
+	grep -q "^diskbench: $f: .*$want" out.err || fail "$f: message: $(cat out.err)"
+	[ -e out.json ] && fail "$f: out.json written on a refusal"
+	return 0
+}
+cut -d, -f1-30 bonnie-2.00a.csv >short.csv
+refuse short.csv 'of 30 fields, not 50'
+cat bonnie-2.00a.csv bonnie-2.00a.csv >two.csv
+refuse two.csv 'more than one bonnie++ line'
+sed 's/,495,49,/,fast,49,/' bonnie-2.00a.csv >nan.csv
+refuse nan.csv 'char-write: rate "fast" is not a number'
+
+# a fresh line from the installed bonnie++ (a small file, -r to allow it)
+command -v bonnie++ >/dev/null 2>&1 || skip "bonnie++ not installed: saved lines checked only"
+mkdir bon || fail "mkdir"
+bonnie++ -d "$TMP_DIR/bon" -s 32 -r 16 -n 1 -u "$(id -u)" -q -f >fresh.csv 2>bonnie.err ||
+	fail "bonnie++: $(cat bonnie.err)"
+check fresh.csv
+exit 0
