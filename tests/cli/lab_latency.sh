@@ -18,6 +18,8 @@
 #     one kept busy at zero delay (measured: p50 some 30 us more), and a
 #     sum's rank lies above its parts' ranks;
 #   - the bimodal p99 is the slow mode, its p50 the fast one.
+# A case above its upper bound only (a burst of the machine's other work in
+# one of the two runs) is run again, zero-delay run and all, up to 3 times.
 # Then fixed 1 ms at QD32 (libaio, io_uring): the same lower bound, Little's
 # law (IOPS x mean latency = 32 within 10 %), and labfs never held more than
 # 32 of diskbench's reads at once. No upper bound there: at QD32 the path
@@ -64,20 +66,12 @@ run()
 	lab_stop
 }
 
-rc=0
-for qd in 1 32; do
-	for eng in $engines; do
-		[ "$eng" = sync ] && [ "$qd" -ne 1 ] && continue
-		dists="fixed:1ms bimodal:1ms:5ms:20"
-		if [ "$qd" -eq 1 ]; then
-			run "zero-$eng-$qd" none "$eng" "$qd"
-		else
-			dists=fixed:1ms
-		fi
-		for dist in $dists; do
-			name=${dist%%:*}-$eng-$qd
-			run "$name" "$dist" "$eng" "$qd"
-			python3 - "$WORK" "$name" "zero-$eng-$qd" "$dist" "$qd" <<'EOF' || rc=1
+# check NAME DIST QD: diskbench's figures in NAME.json against NAME.log;
+# exit 0 ok, 1 wrong, 3 only above an upper bound (the path's overhead is
+# the machine's load: a burst of other work there is tried again)
+check()
+{
+	python3 - "$WORK" "$1" "zero-${1#*-}" "$2" "$3" <<'EOF'
 import json, math, sys
 work, name, zero, dist, qd = sys.argv[1:]
 qd = int(qd)
@@ -93,7 +87,7 @@ def rank(v, q):
     return v[max(0, math.ceil(q / 100.0 * len(v)) - 1)]
 t, rows = load(name)
 svc = sorted(int(r[5]) for r in rows)
-errs, line = [], []
+errs, high, line = [], [], []
 p = t["lat_ns"]["percentiles"]
 if t.get("errors"):
     errs.append("errors %r" % t["errors"])
@@ -116,7 +110,7 @@ for q in ("50", "99"):
     line.append("p%s %.3f ms (labfs %.3f, allowed %.3f..%s)" % (q, p[q] / 1e6, truth / 1e6,
                 lo / 1e6, "%.3f" % (hi / 1e6) if hi != float("inf") else "-"))
     if not lo <= p[q] <= hi:
-        errs.append("p%s %.3f ms outside the allowed range" % (q, p[q] / 1e6))
+        (errs if p[q] < lo else high).append("p%s %.3f ms outside the allowed range" % (q, p[q] / 1e6))
 if dist.startswith("bimodal"):
     if not p["99"] >= 5e6 * (1 - ERR):
         errs.append("bimodal p99 %.3f ms is not the slow mode (5 ms)" % (p["99"] / 1e6))
@@ -134,11 +128,36 @@ if qd > 1:
         errs.append("Little's law: IOPS x mean latency = %.1f, not %d" % (little, qd))
     if top > qd:
         errs.append("labfs held %d reads at once, more than QD %d" % (top, qd))
-print("%s %s: %d ops, %s" % ("ok  " if not errs else "BAD ", name, t["ops"], "; ".join(line)))
-for e in errs:
+print("%s %s: %d ops, %s" % ("ok  " if not errs + high else "BAD ", name, t["ops"], "; ".join(line)))
+for e in errs + high:
     print("FAIL: %s: %s" % (name, e))
-sys.exit(1 if errs else 0)
+sys.exit(1 if errs else 3 if high else 0)
 EOF
+}
+
+rc=0
+for qd in 1 32; do
+	for eng in $engines; do
+		[ "$eng" = sync ] && [ "$qd" -ne 1 ] && continue
+		dists="fixed:1ms bimodal:1ms:5ms:20"
+		if [ "$qd" -eq 1 ]; then
+			run "zero-$eng-$qd" none "$eng" "$qd"
+		else
+			dists=fixed:1ms
+		fi
+		for dist in $dists; do
+			name=${dist%%:*}-$eng-$qd
+			for try in 1 2 3; do
+				if [ "$try" -gt 1 ]; then
+					echo "#    $name: again (try $try of 3), with a new zero-delay run"
+					run "zero-$eng-$qd" none "$eng" "$qd"
+				fi
+				run "$name" "$dist" "$eng" "$qd"
+				check "$name" "$dist" "$qd"
+				st=$?
+				[ "$st" -eq 3 ] || break
+			done
+			[ "$st" -eq 0 ] || rc=1
 		done
 	done
 done
