@@ -125,8 +125,9 @@ static void text_header(struct textw *w, const struct run_result *r)
 		textw_itemf(w, ", ", "read_ahead_kb %d", t->read_ahead_kb);
 	if (t->nr_requests >= 0)
 		textw_itemf(w, ", ", "nr_requests %d", t->nr_requests);
-	textw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
-		    t->logical_block_size, t->physical_block_size);
+	if (t->logical_block_size)	/* 0: not known (another tool's result) */
+		textw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
+			    t->logical_block_size, t->physical_block_size);
 	textw_nl(w);
 	/* Encryption, copy-on-write, RAID: numbers from a different stack are
 	 * not comparable, so say so where the numbers are. */
@@ -705,8 +706,16 @@ int report_text(FILE *f, const struct run_result *r)
 	text_xbench(&w, &r->xbench);
 
 	textw_nl(&w);
-	text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to completion; "
-		  "clock cost %s", report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
+	if (!strcmp(r->imported_from.tool, "fio"))	/* import.h: what fio's figures are */
+		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency fio's completion latency "
+			  "(clat), as fio measured it");
+	else if (r->imported_from.tool[0])
+		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; figures as %.*s measured them",
+			  FLD(r->imported_from.tool));
+	else
+		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency per op from submission to "
+			  "completion; clock cost %s",
+			  report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)));
 	if (r->ntests && r->tests[0].steady_max_rounds)
 		text_line(&w, "", 0, "--steady-state: each test runs in rounds until 5 of them hold "
 			  "steady (SNIA PTS), at most its round limit; IOPS and MB/s are the "

@@ -81,7 +81,9 @@ for m in bad:
     print("  " + m)
 sys.exit(1 if bad else 0)
 PY
-	# a missing figure shows as missing, never 0
+	# a missing figure shows as missing, never 0; the latency said to be fio's
+	grep -q 'block 0/0' "$b.txt" && fail "$f: unknown block sizes shown as 0/0"
+	grep -q "fio's completion latency (clat)" "$b.txt" || fail "$f: latency not named as fio's"
 	if ! grep -q '"bins"' "$f"; then
 		cat "$b.txt" "$b.err" | grep -q 'no latency histogram' || fail "$f: no warning that latency is missing"
 		awk '/^----/ { getline; exit !($8 == "-" && $9 == "-") }' "$b.txt" ||
