@@ -194,11 +194,22 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	char b[48];
 	unsigned i;
 
+	/* Ops with no latency: another tool's result that gave none
+	 * (import.h; a run times every op). Missing, never 0. */
+	bool none = t->ops && !(t->lat ? t->lat->n : sp ? sp->n : 0);
+
 	jw_open(w, "lat_ns", '{', false);
-	jw_u64(w, "min", ls->min);
-	jw_fixed(w, "mean", ls->mean, 1);
-	jw_fixed(w, "stdev", ls->stdev, 1);
-	jw_u64(w, "max", ls->max);
+	if (none) {
+		jw_null(w, "min");
+		jw_null(w, "mean");
+		jw_null(w, "stdev");
+		jw_null(w, "max");
+	} else {
+		jw_u64(w, "min", ls->min);
+		jw_fixed(w, "mean", ls->mean, 1);
+		jw_fixed(w, "stdev", ls->stdev, 1);
+		jw_u64(w, "max", ls->max);
+	}
 	/* The histogram's exact moments, so a saved result can be read back
 	 * (diskbench report) with the same mean and stdev to the last digit.
 	 * The sum of squares may need more than 64 bits: a decimal string. */
@@ -209,7 +220,10 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	jw_putc(w, '"');
 	jw_open(w, "percentiles", '{', false);
 	for (i = 0; i < RESULT_NPCT; i++)
-		jw_u64(w, result_pct_keys[i], ls->pct[i]);
+		if (none)
+			jw_null(w, result_pct_keys[i]);
+		else
+			jw_u64(w, result_pct_keys[i], ls->pct[i]);
 	jw_close(w, '}');
 	jw_open(w, "histogram", '[', false);
 	for (i = 0; t->lat && i < HIST_NBUCKETS; i++)

@@ -419,7 +419,8 @@ static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
 	size_t i;
 
 	hist_init(h);
-	if (get_u64(l, w, o, "min", &min) || get_u64(l, w, o, "max", &max) ||
+	min = max = 0;	/* null: another tool's result that gave no latency */
+	if (get_u64_or_null(l, w, o, "min", &min) || get_u64_or_null(l, w, o, "max", &max) ||
 	    get_real(l, w, o, "mean", &mean) || get_real(l, w, o, "stdev", &stdev) ||
 	    get_arr(l, w, o, "histogram", &hg))
 		return -EINVAL;

@@ -73,6 +73,8 @@ for job, t in zip(fio["jobs"], db["tests"]):
             near(f"{w} p{p}", lat["percentiles"][p], clat["percentile"][f"{float(p):.6f}"], 0.02)
     else:
         eq(w + " histogram (json has none: missing)", lat["histogram"], [])
+        eq(w + " latency figures (missing: null)", {lat[k] for k in ("min", "mean", "max")}
+           | set(lat["percentiles"].values()), {None})
     if t["jobs"] == 1:
         near(w + " cpu user", t["cpu"]["user_pct"], job["usr_cpu"], 1e-3)
     else:

@@ -50,7 +50,7 @@ for field, wl, kind in ((9, "char-write", "K"), (11, "seq-write", "K"), (13, "re
         bad.append(f"{wl}: rate {got} for bonnie++'s {v}")
     if kind == "K" and t["bytes"] != size:
         bad.append(f"{wl}: bytes {t['bytes']} for size {f[5]}")
-    if t["lat_ns"]["histogram"] != [] or t["cpu"]["user_pct"] is not None:
+    if t["lat_ns"]["histogram"] != [] or t["lat_ns"]["max"] is not None or t["cpu"]["user_pct"] is not None:
         bad.append(f"{wl}: latency or CPU not missing")
 for m in bad:
     print("  " + m)
