@@ -125,6 +125,10 @@ struct test_result {
 	 * its non-empty buckets, read by report_json; owned. NULL in a run's. */
 	struct hist_sparse *lat_sparse;
 	struct lat_summary lat_sum;
+	/* Latency another tool gave as figures without a histogram (a fio
+	 * --output-format=json import, import.h): lat_sum holds them, pct[i]
+	 * given where bit i is set, the others missing. 0 for a run's. */
+	uint16_t lat_pct_given;
 
 	double cpu_user_pct, cpu_sys_pct; /* CPU time / wall time x 100, all workers */
 	double usec_per_op;	/* (user + sys) CPU microseconds per op */

@@ -196,7 +196,7 @@ static void json_latency(struct jw *w, const struct test_result *t)
 
 	/* Ops with no latency: another tool's result that gave none
 	 * (import.h; a run times every op). Missing, never 0. */
-	bool none = t->ops && !(t->lat ? t->lat->n : sp ? sp->n : 0);
+	bool none = t->ops && !(t->lat ? t->lat->n : sp ? sp->n : 0) && !t->lat_pct_given;
 
 	jw_open(w, "lat_ns", '{', false);
 	if (none) {
@@ -220,7 +220,7 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	jw_putc(w, '"');
 	jw_open(w, "percentiles", '{', false);
 	for (i = 0; i < RESULT_NPCT; i++)
-		if (none)
+		if (none || (t->lat_pct_given && !(t->lat_pct_given & (1u << i))))
 			jw_null(w, result_pct_keys[i]);
 		else
 			jw_u64(w, result_pct_keys[i], ls->pct[i]);

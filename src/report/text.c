@@ -190,7 +190,7 @@ static void fmt_pct(const struct test_result *t, bool has_lat, const char *key,
 {
 	int i = pct_index(key);
 
-	if (!has_lat || i < 0)
+	if (!has_lat || i < 0 || (t->lat_pct_given && !(t->lat_pct_given & (1u << i))))
 		snprintf(buf, len, "-");
 	else
 		report_fmt_ns((double)t->lat_sum.pct[i], buf, len);

@@ -150,6 +150,35 @@ static bool fio_bins(json_t *clat, struct hist *h)
 	return true;
 }
 
+/* Plain json: fio's own clat percentiles, at the points diskbench
+ * reports that fio has too ("50.000000"), and its min, max, mean and
+ * stddev, kept as given (lat_pct_given). Returns true (warn). */
+static bool fio_given(json_t *clat, struct test_result *t)
+{
+	json_t *p = json_object_get(clat, "percentile"), *v;
+	char key[32];
+
+	for (unsigned i = 0; json_is_object(p) && i < RESULT_NPCT; i++) {
+		snprintf(key, sizeof(key), "%f", result_pcts[i]);
+		v = json_object_get(p, key);
+		if (json_is_integer(v) && json_integer_value(v) >= 0) {
+			t->lat_sum.pct[i] = (uint64_t)json_integer_value(v);
+			t->lat_pct_given |= (uint16_t)(1u << i);
+		}
+	}
+	if (t->lat_pct_given && num(clat, "min") >= 0 && num(clat, "max") >= 0 &&
+	    json_is_number(json_object_get(clat, "mean"))) {
+		t->lat_sum.min = (uint64_t)num(clat, "min");
+		t->lat_sum.max = (uint64_t)num(clat, "max");
+		t->lat_sum.mean = json_number_value(json_object_get(clat, "mean"));
+		t->lat_sum.stdev = json_number_value(json_object_get(clat, "stddev"));
+	} else {
+		t->lat_pct_given = 0;
+		memset(&t->lat_sum, 0, sizeof(t->lat_sum));
+	}
+	return true;
+}
+
 /* One fio job (one direction of it) into t. group: the job's figures are
  * fio's sum over its numjobs clones (group_reporting). */
 static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned idx,
@@ -235,11 +264,13 @@ static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned id
 	if (!t->lat)
 		return -ENOMEM;
 	clat = json_object_get(dir, "clat_ns");
-	if (!fio_bins(clat, t->lat) && !f->no_bins_warned) {
+	if (!fio_bins(clat, t->lat) && fio_given(clat, t) && !f->no_bins_warned) {
 		f->no_bins_warned = true;
 		if (result_add_warning(r, "%s: fio's --output-format=json has no latency "
-				       "histogram: latency is shown as missing "
-				       "(--output-format=json+ has one)", f->name))
+				       "histogram: %s", f->name, t->lat_pct_given ?
+				       "the percentiles are fio's own, at its points (p25, p75 "
+				       "and p99.999 missing; json+ has them all)" :
+				       "latency is shown as missing (json+ has it)"))
 			return -ENOMEM;
 	}
 	/* fio's CPU figures are one job's; a group's are not a sum of ours */

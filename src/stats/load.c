@@ -469,6 +469,36 @@ static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
 }
 
 /*
+ * Percentiles with no histogram: another tool's own figures (import.h),
+ * kept as given; a null one is missing. Nothing when there is a histogram.
+ */
+static int load_given(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	json_t *p = json_object_get(o, "percentiles"), *v;
+	struct lat_summary *ls = &t->lat_sum;
+	unsigned i;
+
+	if (t->lat->n || !json_is_object(p))
+		return 0;
+	for (i = 0; i < RESULT_NPCT; i++) {
+		v = json_object_get(p, result_pct_keys[i]);
+		if (!v || json_is_null(v))
+			continue;
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(l, -EINVAL, w, "percentile \"%s\" is not an unsigned integer "
+				    "or null", result_pct_keys[i]);
+		ls->pct[i] = (uint64_t)json_integer_value(v);
+		t->lat_pct_given |= (uint16_t)(1u << i);
+	}
+	if (!t->lat_pct_given)
+		return 0;
+	if (get_u64(l, w, o, "min", &ls->min) || get_u64(l, w, o, "max", &ls->max) ||
+	    get_real(l, w, o, "mean", &ls->mean) || get_real(l, w, o, "stdev", &ls->stdev))
+		return -EINVAL;
+	return 0;
+}
+
+/*
  * A "timeline" member of o, when there is one (a document written before
  * timelines has none: *tl is left empty), or null. Its points are rows of
  * its "columns", found by name so that a later version may add columns;
@@ -856,7 +886,8 @@ static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *
 	t->lat = malloc(sizeof(*t->lat));
 	if (!t->lat)
 		return fail(l, -ENOMEM, w, "out of memory");
-	if (load_lat(l, sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat))
+	if (load_lat(l, sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat) ||
+	    load_given(l, w2, lat, t))
 		return -EINVAL;
 
 	if (get_obj(l, w, o, "cpu", false, &cpu) ||

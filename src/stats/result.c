@@ -30,8 +30,9 @@ void result_finish(struct test_result *t)
 
 	t->syscalls_per_op = t->syscalls_valid && t->ops ? (double)t->syscalls / (double)t->ops : 0;
 
-	memset(ls, 0, sizeof(*ls));
-	if (t->lat && t->lat->n) {
+	if (!t->lat_pct_given)	/* else another tool's figures, kept */
+		memset(ls, 0, sizeof(*ls));
+	if (t->lat && t->lat->n && !t->lat_pct_given) {
 		ls->min = t->lat->min;
 		ls->max = t->lat->max;
 		ls->mean = hist_mean(t->lat);
@@ -48,6 +49,8 @@ void result_finish(struct test_result *t)
 
 bool result_has_lat(const struct test_result *t)
 {
+	if (t->lat_pct_given)
+		return true;
 	if (t->lat)
 		return t->lat->n > 0;
 	if (t->lat_sparse)
