@@ -79,6 +79,12 @@ struct tune_sweep {
 	struct tune_sweep_effect effects[TUNE_MAX_EFFECTS];
 	unsigned neffects;
 	unsigned ninvalid;		/* trials left out (tune_trial_judge) */
+	/* values without a verdict: their trials, or the baseline's in the
+	 * same blocks, failed in too many blocks (tune_analyze) */
+	bool unjudged[TUNE_MAX_CONFIGS];
+	char unjudged_why[TUNE_MAX_CONFIGS][768];	/* why, naming the failed trials */
+	unsigned nused;			/* blocks the verdicts use: complete for every
+					 * value judged */
 };
 
 /* Why a tune stopped before its last trial (not a signal: interrupted). */
@@ -131,9 +137,18 @@ struct tune_result {
  * reason names the control, its ratio and interval, and what to do).
  * When none is recommended the reason says which values are worse and
  * which are better-but-worse. tune_min_blocks() gives the fewest blocks
- * the test can decide anything with. Returns 0 or -EINVAL (trials
- * missing, or any trial invalid (t->invalid, counted in s->ninvalid):
- * nothing is claimed).
+ * the test can decide anything with.
+ * Failed trials (t->invalid, counted in s->ninvalid) are left out, per
+ * value: the verdicts use only the blocks where every value judged and
+ * the baseline have valid trials of every test (s->nused of them), so the
+ * relabelling within blocks stays exact. A value whose trials failed in
+ * too many blocks (fewer than max(tune_min_blocks(nconfig), half the
+ * blocks) would be left) gets no verdict (s->unjudged[k], the reason in
+ * s->unjudged_why[k] naming its failed trials, its cells' verdicts "~"
+ * with ratio NAN) and is never recommended; the rest are still judged.
+ * A control without a verdict means nothing is recommended. Returns 0,
+ * or -EINVAL (trials missing, or no value left to judge: nothing is
+ * claimed).
  */
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
 

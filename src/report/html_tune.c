@@ -344,6 +344,10 @@ static void sweep_table(struct svg *w, const struct tune_sweep *s, unsigned si)
 					   "<td class=\"num\">1</td><td></td></tr>\n");
 				continue;
 			}
+			if (s->unjudged[k]) {
+				svg_printf(w, "<td colspan=\"4\">no verdict (trials failed)</td></tr>\n");
+				continue;
+			}
 			verdict_cells(w, "throughput", &c->thr, false);
 			verdict_cells(w, "lat_p99", &c->p99, true);
 			svg_printf(w, "</tr>\n");
@@ -361,6 +365,13 @@ static void sweep_notes(struct svg *w, const struct tune_sweep *s)
 	if (!s->neffects && !s->ninvalid)
 		return;
 	svg_printf(w, "<ul class=\"notes\">\n");
+	for (unsigned k = 1; k < s->nconfig; k++) {
+		if (!s->unjudged[k])
+			continue;
+		svg_printf(w, "<li class=\"invalid\">");
+		svg_esc(w, s->unjudged_why[k], strlen(s->unjudged_why[k]));
+		svg_printf(w, "</li>\n");
+	}
 	for (unsigned i = 0; i < s->neffects; i++) {
 		tune_effect_words(s, &s->effects[i], words, sizeof(words));
 		svg_printf(w, "<li class=\"effect\">");

@@ -89,6 +89,7 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		else
 			jw_null(w, "control");
 		jw_bool(w, "vetoed", s->vetoed);
+		jw_u64(w, "blocks_used", s->nused);
 		jw_open(w, "results", '[', false);
 		for (unsigned k = 0; k < s->nconfig; k++) {
 			for (unsigned t = 0; t < s->ntests; t++) {
@@ -100,6 +101,8 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 				jw_double(w, "iops", c->iops);
 				jw_double(w, "bytes_per_sec", c->bytes_per_sec);
 				jw_u64(w, "lat_p99_ns", c->lat_p99_ns);
+				if (k)
+					jw_bool(w, "judged", !s->unjudged[k]);
 				if (k) {
 					json_verdict(w, "throughput", &c->thr, false);
 					json_verdict(w, "lat_p99", &c->p99, true);
@@ -116,6 +119,18 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		jw_close(w, ']');
 		jw_close(w, '}');
 	}
+	/* the values without a verdict, and why */
+	jw_open(w, "no_verdict", '[', false);
+	for (unsigned k = 1; k < s->nconfig; k++) {
+		if (!s->unjudged[k])
+			continue;
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "config", k);
+		jw_field(w, "value", s->configs[k]);
+		jw_field(w, "reason", s->unjudged_why[k]);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
 	if (s->recommended >= 0)
 		jw_field(w, "recommended", s->configs[s->recommended]);
 	else

@@ -38,7 +38,7 @@ static const char *mark(int verdict, bool lower_better)
 }
 
 /* What the kernel moved beside the knob, and the trials left out. */
-static void sweep_notes(struct textw *w, const struct tune_sweep *s)
+static void sweep_notes(struct textw *w, const struct tune_sweep *s, unsigned r_blocks)
 {
 	char words[512];
 
@@ -49,6 +49,12 @@ static void sweep_notes(struct textw *w, const struct tune_sweep *s)
 			line(w, "  ", "failed trial: %s, %s=%s: %s (left out)",
 			     s->tests[s->trials[i].test], tune_knob_option(s->knob),
 			     s->configs[s->trials[i].config], s->trials[i].invalid);
+	for (unsigned k = 1; k < s->nconfig; k++)
+		if (s->unjudged[k])
+			line(w, "  ", "%s", s->unjudged_why[k]);
+	if (s->analyzed && s->nused < r_blocks)
+		line(w, "  ", "the verdicts use the %u of %u blocks where every value judged has "
+		     "valid trials", s->nused, r_blocks);
 }
 
 static void sweep_table(struct textw *w, const struct tune_result *r, const struct tune_sweep *s)
@@ -61,7 +67,7 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 		     tune_knob_option(s->knob), r->queue.disk, s->workload, s->nconfig, r->nblocks,
 		     s->ntests, s->planned);
 		line(w, "  ", "%u of %u trials ran: %s", s->ntrials, s->planned, s->reason);
-		sweep_notes(w, s);
+		sweep_notes(w, s, r->nblocks);
 		return;
 	}
 	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests, %u trials; "
@@ -90,6 +96,11 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 				textw_raw(w, "    %-16s %10s %9s", lab, rate, p99);
 				continue;
 			}
+			if (s->unjudged[k]) {
+				textw_raw(w, "    %-16s %10s %9s  %s", lab, rate, p99,
+					  "no verdict (trials failed)");
+				continue;
+			}
 			fmt_ratio(&c->thr, ratio, sizeof(ratio));
 			fmt_ratio(&c->p99, pr, sizeof(pr));
 			textw_raw(w, "    %-16s %10s %9s  %-18s %-6s  %-18s %s", lab, rate, p99,
@@ -103,7 +114,7 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 				     "current value's runs to the second", s->tests[t],
 				     100 * s->drift[t]);
 	}
-	sweep_notes(w, s);
+	sweep_notes(w, s, r->nblocks);
 	line(w, "  ", "%s: %s", s->recommended >= 0 ? "recommended" : "verdict", s->reason);
 }
 

@@ -1,5 +1,6 @@
 /* analyze.c - a sweep's trials into medians, paired verdicts, drift and a recommendation. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,35 +21,135 @@ int tune_add_trial(struct tune_sweep *s, const struct tune_trial *t)
 	return 0;
 }
 
-/* m[b * nconfig + k] of one test and one metric (0: throughput, 1: p99),
- * and the baseline's runs of it in the order they ran into base. */
-static void gather(const struct tune_sweep *s, unsigned test, int metric, double *m, double *base,
-		   unsigned *nbase)
+/* The baseline's valid runs of test in the order they ran, into base
+ * (the drift check: a failed run measured nothing). */
+static void gather_base(const struct tune_sweep *s, unsigned test, int metric, double *base,
+			unsigned *nbase)
 {
 	*nbase = 0;
-	for (unsigned i = 0; i < s->ntrials; i++) {
+	for (unsigned i = 0; i < s->ntrials && *nbase < TUNE_DRIFT_MAX; i++) {
 		const struct tune_trial *t = &s->trials[i];
 		double v = metric ? (double)t->lat_p99_ns : t->bytes_per_sec;
 
-		if (t->test != test)
-			continue;
-		/* a zero (nothing measured) must not make an infinite ratio */
-		if (v <= 0)
-			v = 1e-9;
-		if (t->block != SWEEP_OUTSIDE)
-			m[t->block * s->nconfig + t->config] = v;
-		if (!t->config && *nbase < TUNE_DRIFT_MAX)
-			base[(*nbase)++] = v;
+		if (t->test == test && !t->config && !t->invalid[0])
+			base[(*nbase)++] = v > 0 ? v : 1e-9;
 	}
 }
 
-static double median_of(const double *m, unsigned nblocks, unsigned nconfig, unsigned k)
+/* The median of a metric (0: throughput, 1: p99, 2: IOPS) over value k's
+ * valid trials of test in the blocks with in[b] (in NULL: every block). */
+static double cell_median(const struct tune_sweep *s, unsigned k, unsigned test, int metric,
+			  const bool *in)
 {
 	double col[TUNE_MAX_BLOCKS];
+	unsigned n = 0;
 
-	for (unsigned b = 0; b < nblocks && b < TUNE_MAX_BLOCKS; b++)
-		col[b] = m[b * nconfig + k];
-	return stats_median(col, nblocks);
+	for (unsigned i = 0; i < s->ntrials && n < TUNE_MAX_BLOCKS; i++) {
+		const struct tune_trial *t = &s->trials[i];
+
+		if (t->config != k || t->test != test || t->block == SWEEP_OUTSIDE ||
+		    t->block >= TUNE_MAX_BLOCKS || t->invalid[0] || (in && !in[t->block]))
+			continue;
+		col[n++] = metric == 2 ? t->iops : metric ? (double)t->lat_p99_ns :
+			   t->bytes_per_sec;
+	}
+	return n ? stats_median(col, n) : 0;
+}
+
+/* ok[b * nconfig + k]: every test's trial of value k in block b is valid. */
+static void valid_cells(const struct tune_sweep *s, unsigned nblocks, bool *ok)
+{
+	for (unsigned i = 0; i < nblocks * s->nconfig; i++)
+		ok[i] = true;
+	for (unsigned i = 0; i < s->ntrials; i++) {
+		const struct tune_trial *t = &s->trials[i];
+
+		if (t->invalid[0] && t->block < nblocks && t->config < s->nconfig)
+			ok[t->block * s->nconfig + t->config] = false;
+	}
+}
+
+/*
+ * Which values are judged, and on which blocks. The randomization test
+ * relabels the values within each block, so every block it uses must hold
+ * a valid trial of every value it judges: it uses only the blocks complete
+ * for the values judged (the baseline included). Those values' relative
+ * order in such a block is as random as the whole block's was, so the
+ * relabellings stay exact. A value whose trials (or the baseline's beside
+ * them) failed in too many blocks is left without a verdict, the one
+ * valid in the fewest blocks first (ties: the later value), until the
+ * complete blocks are enough: need, at least tune_min_blocks(nconfig) and
+ * half the blocks. Only which trials failed decides this, never what any
+ * trial measured, so the test's level holds. Sets s->unjudged[] and
+ * in[b] (a block used); returns how many blocks are used.
+ */
+static unsigned choose(struct tune_sweep *s, unsigned nblocks, const bool *ok, unsigned need,
+		       bool *in)
+{
+	const unsigned nc = s->nconfig;
+
+	for (;;) {
+		unsigned nused = 0, worst = 0, worst_n = UINT_MAX;
+
+		for (unsigned b = 0; b < nblocks; b++) {
+			in[b] = true;
+			for (unsigned k = 0; k < nc; k++)
+				if (!s->unjudged[k] && !ok[b * nc + k])
+					in[b] = false;
+			nused += in[b];
+		}
+		if (nused >= need)
+			return nused;
+		for (unsigned k = 1; k < nc; k++) {
+			unsigned n = 0;
+
+			if (s->unjudged[k])
+				continue;
+			for (unsigned b = 0; b < nblocks; b++)
+				n += ok[b * nc] && ok[b * nc + k];
+			if (n <= worst_n) {
+				worst_n = n;
+				worst = k;
+			}
+		}
+		if (!worst)
+			return nused;
+		s->unjudged[worst] = true;
+	}
+}
+
+/* Why value k has no verdict, naming its failed trials and the
+ * baseline's, into s->unjudged_why[k]. */
+static void unjudged_words(struct tune_sweep *s, unsigned k, unsigned nblocks, const bool *ok,
+			   unsigned need)
+{
+	char *buf = s->unjudged_why[k];
+	const size_t len = sizeof(s->unjudged_why[k]);
+	unsigned both = 0, listed = 0, more = 0;
+	size_t used;
+
+	for (unsigned b = 0; b < nblocks; b++)
+		both += ok[b * s->nconfig] && ok[b * s->nconfig + k];
+	used = (size_t)snprintf(buf, len, "%s: no verdict: its trials and those of %s (the "
+				"current value) are valid together in %u of %u blocks, and a "
+				"verdict needs %u blocks where every value judged has valid trials; "
+				"failed:", s->configs[k], s->configs[0], both, nblocks, need);
+	for (unsigned i = 0; i < s->ntrials && used < len; i++) {
+		const struct tune_trial *t = &s->trials[i];
+
+		if (!t->invalid[0] || (t->config != k && t->config) || t->block >= nblocks)
+			continue;
+		/* the first few by name, the rest counted: the JSON has them all */
+		if (++listed > 6) {
+			more++;
+			continue;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s %s %s in block %u: %s",
+					 listed > 1 ? ";" : "", s->configs[t->config],
+					 s->tests[t->test], t->block + 1, t->invalid);
+	}
+	if (more && used < len)
+		snprintf(buf + used, len - used, "; and %u more", more);
 }
 
 unsigned tune_min_blocks(unsigned nconfig)
@@ -92,31 +193,34 @@ static bool control_words(const struct tune_sweep *s, unsigned k, unsigned t, ch
 	return true;
 }
 
-/* The randomization test over every value, test and metric of the sweep
- * (sweep_randomization): its simultaneous intervals replace Student's,
- * and a verdict needs the whole interval beyond the band and p < alpha. */
-static int randomize(struct tune_sweep *s, const double *x, unsigned nblocks, double noise,
-		     uint64_t seed)
+/* The randomization test over every value judged, test and metric of
+ * the sweep (sweep_randomization): x holds the nk values kk[] (kk[0] = 0,
+ * the baseline) over nused blocks; its simultaneous intervals replace
+ * Student's, and a verdict needs the whole interval beyond the band and
+ * p < alpha. */
+static int randomize(struct tune_sweep *s, const double *x, unsigned nused, const unsigned *kk,
+		     unsigned nk, double noise, uint64_t seed)
 {
-	const unsigned nc = s->nconfig, nstat = 2 * s->ntests;
-	double *padj = malloc((size_t)nc * nstat * sizeof(*padj));
-	double *half = malloc((size_t)nc * nstat * sizeof(*half));
+	const unsigned nstat = 2 * s->ntests;
+	double *padj = malloc((size_t)nk * nstat * sizeof(*padj));
+	double *half = malloc((size_t)nk * nstat * sizeof(*half));
 	int ret = -ENOMEM;
 
 	if (!padj || !half)
 		goto out;
 	s->resamples = TUNE_RESAMPLES;
-	ret = sweep_randomization(x, nblocks, nc, nstat, TUNE_RESAMPLES, seed, TUNE_ALPHA, padj,
+	ret = sweep_randomization(x, nused, nk, nstat, TUNE_RESAMPLES, seed, TUNE_ALPHA, padj,
 				  half);
-	for (unsigned k = 1; k < nc; k++) {
+	for (unsigned a = 1; a < nk; a++) {
 		for (unsigned t = 0; t < s->ntests; t++) {
-			struct sweep_verdict *v[2] = { &s->cells[k][t].thr, &s->cells[k][t].p99 };
+			struct sweep_verdict *v[2] = { &s->cells[kk[a]][t].thr,
+						       &s->cells[kk[a]][t].p99 };
 
 			for (unsigned j = 0; j < 2; j++) {
-				double h = half[k * nstat + 2 * t + j];
+				double h = half[a * nstat + 2 * t + j];
 
 				v[j]->level = 1 - TUNE_ALPHA;
-				v[j]->p = ret ? NAN : padj[k * nstat + 2 * t + j];
+				v[j]->p = ret ? NAN : padj[a * nstat + 2 * t + j];
 				v[j]->lo = ret ? 0 : v[j]->ratio * exp(-h);
 				v[j]->hi = ret ? INFINITY : v[j]->ratio * exp(h);
 				/* NAN (no test) fails this too: nothing claimed */
@@ -132,8 +236,9 @@ out:
 	return ret;
 }
 
-/* The recommendation, or the reason there is none, from the verdicts. */
-static void recommend(struct tune_sweep *s, unsigned nblocks)
+/* The recommendation, or the reason there is none, from the verdicts
+ * on nused of the sweep's nblocks blocks. */
+static void recommend(struct tune_sweep *s, unsigned nused, unsigned nblocks)
 {
 	bool worse_any[TUNE_MAX_CONFIGS] = { false }, mixed[TUNE_MAX_CONFIGS] = { false };
 	char words[256], worse_list[256], mixed_list[256];
@@ -147,6 +252,13 @@ static void recommend(struct tune_sweep *s, unsigned nblocks)
 	for (unsigned k = 1; k < s->nconfig; k++) {
 		if (!tune_is_control(s, k))
 			continue;
+		if (s->unjudged[k]) {	/* no check of the noise: nothing claimed */
+			snprintf(s->reason, sizeof(s->reason), "the control (%s again) has no "
+				 "verdict (its trials failed in too many blocks), so this machine's "
+				 "noise is not checked; nothing is recommended: run tune again",
+				 s->configs[0]);
+			return;
+		}
 		for (unsigned t = 0; t < s->ntests; t++) {
 			if (!control_words(s, k, t, words, sizeof(words)))
 				continue;
@@ -155,7 +267,7 @@ static void recommend(struct tune_sweep *s, unsigned nblocks)
 				 "(the current value) on %s: identical settings must not differ, so "
 				 "this machine's noise is beyond what %u blocks can tell apart; nothing "
 				 "is recommended: run tune again on a quieter machine, or with more "
-				 "--blocks than %u", s->configs[0], s->configs[0], words, nblocks,
+				 "--blocks than %u", s->configs[0], s->configs[0], words, nused,
 				 nblocks);
 			return;
 		}
@@ -164,7 +276,7 @@ static void recommend(struct tune_sweep *s, unsigned nblocks)
 		bool better = false, worse = false;
 		double logsum = 0, logp99 = 0, g, g99;
 
-		if (tune_is_control(s, k))
+		if (tune_is_control(s, k) || s->unjudged[k])
 			continue;
 		for (unsigned t = 0; t < s->ntests; t++) {
 			const struct tune_cell *c = &s->cells[k][t];
@@ -212,11 +324,30 @@ static void recommend(struct tune_sweep *s, unsigned nblocks)
 			 s->control >= 0 ? ", and the control agrees with it" : "");
 }
 
+/* "; no verdict for 128 and 256 (trials failed in too many blocks)" at
+ * the end of s->reason, when some value has none. */
+static void note_unjudged(struct tune_sweep *s)
+{
+	char list[256];
+	unsigned n = 0;
+	size_t used = strlen(s->reason);
+
+	for (unsigned k = 1; k < s->nconfig; k++)
+		n += s->unjudged[k];
+	if (!n || used >= sizeof(s->reason))
+		return;
+	list_values(s, s->unjudged, list, sizeof(list));
+	snprintf(s->reason + used, sizeof(s->reason) - used, "; no verdict for %s (trials failed "
+		 "in too many blocks)", list);
+}
+
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed)
 {
 	const unsigned nc = s->nconfig;
 	double *m, *p, *x, base[TUNE_DRIFT_MAX];
-	unsigned nbase, nstat = 2 * s->ntests;
+	unsigned nbase, nstat = 2 * s->ntests, need, nused, nk = 0;
+	unsigned kk[TUNE_MAX_CONFIGS], at[TUNE_MAX_BLOCKS], kat[TUNE_MAX_CONFIGS];
+	bool ok[TUNE_MAX_BLOCKS * TUNE_MAX_CONFIGS], in[TUNE_MAX_BLOCKS];
 	char drift_words[256] = "";
 	unsigned used = 0;
 	int ret;
@@ -225,45 +356,99 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 	s->recommended = -1;
 	s->vetoed = false;
 	s->control = -1;
+	s->nused = 0;
+	memset(s->unjudged, 0, sizeof(s->unjudged));
+	memset(s->unjudged_why, 0, sizeof(s->unjudged_why));
 	for (unsigned k = 1; k < nc && s->control < 0; k++)
 		if (tune_is_control(s, k))
 			s->control = (int)k;
-	if (s->ntrials != s->planned || !nblocks || nblocks > TUNE_MAX_BLOCKS || nc < 2) {
+	if (s->ntrials != s->planned || !nblocks || nblocks > TUNE_MAX_BLOCKS || nc < 2 ||
+	    nc > TUNE_MAX_CONFIGS) {
 		snprintf(s->reason, sizeof(s->reason), "%s", nc < 2 ? "nothing to compare the current "
 			 "setting with" : "the sweep did not finish: nothing is claimed");
 		return -EINVAL;
 	}
-	/* a failed trial measured no setting: its block has no pair, and a
-	 * verdict from the rest would rest on the trials that happened to
-	 * work (tune_trial_judge) */
+	/* a failed trial measured no setting: it is left out, and with it
+	 * its block for the values compared (choose); a value that failed in
+	 * too many blocks gets no verdict, the others are still judged */
 	s->ninvalid = 0;
 	for (unsigned i = 0; i < s->ntrials; i++)
 		s->ninvalid += s->trials[i].invalid[0] != '\0';
-	if (s->ninvalid) {
+	valid_cells(s, nblocks, ok);
+	need = tune_min_blocks(nc);
+	if (need < (nblocks + 1) / 2)
+		need = (nblocks + 1) / 2;
+	if (need > nblocks)
+		need = nblocks;
+	nused = choose(s, nblocks, ok, need, in);
+	kk[nk++] = 0;
+	for (unsigned k = 1; k < nc; k++) {
+		if (s->unjudged[k])
+			unjudged_words(s, k, nblocks, ok, need);
+		else
+			kk[nk++] = k;
+	}
+	for (unsigned k = 0; k < nc; k++)
+		kat[k] = UINT_MAX;
+	for (unsigned a = 0; a < nk; a++)
+		kat[kk[a]] = a;
+	for (unsigned b = 0, u = 0; b < nblocks; b++)
+		at[b] = in[b] ? u++ : UINT_MAX;
+	s->nused = nused;
+	/* medians: of a value judged, over the blocks its verdicts use; of
+	 * one without, over whatever trials of it are valid */
+	for (unsigned k = 0; k < nc; k++) {
+		for (unsigned t = 0; t < s->ntests; t++) {
+			struct tune_cell *c = &s->cells[k][t];
+			const bool *where = s->unjudged[k] ? NULL : in;
+
+			c->bytes_per_sec = cell_median(s, k, t, 0, where);
+			c->lat_p99_ns = (uint64_t)cell_median(s, k, t, 1, where);
+			c->iops = cell_median(s, k, t, 2, where);
+			c->thr = c->p99 = (struct sweep_verdict){ .ratio = NAN, .lo = 0,
+								  .hi = INFINITY,
+								  .level = 1 - TUNE_ALPHA,
+								  .p = NAN };
+		}
+	}
+	if (nk < 2 || nused < need) {
 		snprintf(s->reason, sizeof(s->reason), "%u of %u trials failed and are left out: "
-			 "no verdict from the rest, nothing is claimed", s->ninvalid, s->ntrials);
+			 "no value has valid trials, with the current value's, in %u of the %u "
+			 "blocks; no verdict for any value, nothing is claimed", s->ninvalid,
+			 s->ntrials, need, nblocks);
 		return -EINVAL;
 	}
-	m = calloc((size_t)nblocks * nc, sizeof(*m));
-	p = calloc((size_t)nblocks * nc, sizeof(*p));
-	x = calloc((size_t)nblocks * nc * nstat, sizeof(*x));
+	m = calloc((size_t)nused * nk, sizeof(*m));
+	p = calloc((size_t)nused * nk, sizeof(*p));
+	x = calloc((size_t)nused * nk * nstat, sizeof(*x));
 	if (!m || !p || !x) {
 		free(m);
 		free(p);
 		free(x);
 		return -ENOMEM;
 	}
-	/* every value against the current one, on every test, twice:
+	/* every value judged against the current one, on every test, twice:
 	 * throughput and p99 */
-	s->ncompared = 2 * (nc - 1) * s->ntests;
+	s->ncompared = 2 * (nk - 1) * s->ntests;
 	s->drifted = false;
 	for (unsigned t = 0; t < s->ntests; t++) {
-		gather(s, t, 1, p, base, &nbase);
-		gather(s, t, 0, m, base, &nbase);
-		for (unsigned i = 0; i < nblocks * nc; i++) {
+		for (unsigned i = 0; i < s->ntrials; i++) {
+			const struct tune_trial *tr = &s->trials[i];
+			unsigned cell;
+
+			if (tr->test != t || tr->block >= nblocks || at[tr->block] == UINT_MAX ||
+			    kat[tr->config] == UINT_MAX)
+				continue;
+			cell = at[tr->block] * nk + kat[tr->config];
+			/* a zero (nothing measured) must not make an infinite ratio */
+			m[cell] = tr->bytes_per_sec > 0 ? tr->bytes_per_sec : 1e-9;
+			p[cell] = tr->lat_p99_ns ? (double)tr->lat_p99_ns : 1e-9;
+		}
+		for (unsigned i = 0; i < nused * nk; i++) {
 			x[i * nstat + 2 * t] = log(m[i]);
 			x[i * nstat + 2 * t + 1] = log(p[i]);
 		}
+		gather_base(s, t, 0, base, &nbase);
 		if (sweep_drifted(base, nbase, noise, &s->drift[t])) {
 			s->drifted = true;
 			if (used < sizeof(drift_words))
@@ -271,33 +456,15 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 							 "%s%s %+.0f %%", used ? ", " : "",
 							 s->tests[t], 100 * s->drift[t]);
 		}
-		for (unsigned k = 0; k < nc; k++) {
-			struct tune_cell *c = &s->cells[k][t];
+		for (unsigned a = 1; a < nk; a++) {
+			struct tune_cell *c = &s->cells[kk[a]][t];
 
-			c->bytes_per_sec = median_of(m, nblocks, nc, k);
-			c->lat_p99_ns = (uint64_t)median_of(p, nblocks, nc, k);
-			c->iops = 0;
-			if (k) {
-				sweep_compare(m, nblocks, nc, k, noise, s->ncompared, seed + t, &c->thr);
-				sweep_compare(p, nblocks, nc, k, noise, s->ncompared, seed + t, &c->p99);
-			}
+			sweep_compare(m, nused, nk, a, noise, s->ncompared, seed + t, &c->thr);
+			sweep_compare(p, nused, nk, a, noise, s->ncompared, seed + t, &c->p99);
 		}
 	}
-	ret = randomize(s, x, nblocks, noise, seed);
+	ret = randomize(s, x, nused, kk, nk, noise, seed);
 	free(x);
-	/* IOPS medians from the trials' own figures */
-	for (unsigned k = 0; k < nc; k++) {
-		for (unsigned t = 0; t < s->ntests; t++) {
-			double col[TUNE_MAX_BLOCKS];
-			unsigned n = 0;
-
-			for (unsigned i = 0; i < s->ntrials; i++)
-				if (s->trials[i].config == k && s->trials[i].test == t &&
-				    s->trials[i].block != SWEEP_OUTSIDE && n < TUNE_MAX_BLOCKS)
-					col[n++] = s->trials[i].iops;
-			s->cells[k][t].iops = stats_median(col, n);
-		}
-	}
 	free(m);
 	free(p);
 	if (ret)
@@ -308,9 +475,11 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 		snprintf(s->reason, sizeof(s->reason), "the device drifted during the sweep (%s "
 			 "from the first to the second half of the current setting's runs): nothing is "
 			 "recommended; run tune again on a quiet machine", drift_words);
+		note_unjudged(s);
 		return 0;
 	}
-	recommend(s, nblocks);
+	recommend(s, nused, nblocks);
+	note_unjudged(s);
 	return 0;
 }
 

@@ -423,6 +423,120 @@ static void test_rule(void **state)
 	free(s.trials);
 }
 
+/* Every trial of value k in block b fails with I/O errors, as on a
+ * device that gave errors under that setting. */
+static void fail_block(struct tune_sweep *s, unsigned k, unsigned b)
+{
+	for (unsigned i = 0; i < s->ntrials; i++) {
+		struct tune_trial *t = &s->trials[i];
+
+		if (t->config != k || t->block != b)
+			continue;
+		t->errors = 3;
+		t->bytes_per_sec = t->iops = 0;
+		t->lat_p99_ns = 0;
+		assert_false(tune_trial_judge(t, 0));
+	}
+}
+
+static void test_failed_value(void **state)
+{
+	struct noise n = { .jitter = 0.01 };
+	static struct tune_sweep s;
+
+	(void)state;
+	/* 128 fails in 3 of 5 blocks: no verdict for it, named with its
+	 * trials; 512, 50 % faster, is still recommended over all 5 blocks */
+	n.effect[3] = 1.5;
+	run_synthetic(&s, 5, 5, &n, 21);
+	for (unsigned b = 0; b < 3; b++)
+		fail_block(&s, 1, b);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 21), 0);
+	assert_true(s.analyzed);
+	assert_int_equal(s.ninvalid, 3 * 2);
+	assert_true(s.unjudged[1]);
+	assert_false(s.unjudged[2] || s.unjudged[3] || s.unjudged[4]);
+	assert_int_equal(s.nused, 5);
+	assert_int_equal(s.ncompared, 2 * 3 * 2);
+	for (unsigned t = 0; t < s.ntests; t++) {
+		assert_int_equal(s.cells[1][t].thr.verdict, 0);
+		assert_int_equal(s.cells[1][t].p99.verdict, 0);
+		assert_true(isnan(s.cells[1][t].thr.ratio));
+		assert_int_equal(s.cells[3][t].thr.verdict, 1);
+	}
+	assert_int_equal(s.recommended, 3);
+	assert_non_null(strstr(s.unjudged_why[1], "128: no verdict: its trials and those of "
+				"2560 (the current value) are valid together in 2 of 5 blocks"));
+	assert_non_null(strstr(s.unjudged_why[1], "128 seq-read 4k qd1 in block 1: 3 I/O errors"));
+	assert_non_null(strstr(s.unjudged_why[1], "128 seq-read 128k qd1 in block 3: 3 I/O errors"));
+	assert_non_null(strstr(s.reason, "512: better than 2560"));
+	assert_non_null(strstr(s.reason, "; no verdict for 128 (trials failed in too many blocks)"));
+	free(s.trials);
+
+	/* 128 fails in one block: still judged, every value on the other 4 */
+	run_synthetic(&s, 5, 5, &n, 22);
+	fail_block(&s, 1, 4);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 22), 0);
+	assert_false(s.unjudged[1]);
+	assert_int_equal(s.nused, 4);
+	assert_int_equal(s.recommended, 3);
+	assert_null(strstr(s.reason, "no verdict"));
+	free(s.trials);
+
+	/* the control fails in 3 blocks: the noise is not checked, nothing
+	 * is recommended though 512 is better */
+	run_synthetic(&s, 5, 5, &n, 23);
+	for (unsigned b = 2; b < 5; b++)
+		fail_block(&s, 4, b);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 23), 0);
+	assert_true(s.unjudged[4]);
+	assert_int_equal(s.cells[3][0].thr.verdict, 1);
+	assert_int_equal(s.recommended, -1);
+	assert_non_null(strstr(s.reason, "the control (2560 again) has no verdict"));
+	free(s.trials);
+
+	/* the current value fails in 3 blocks: no value can be judged */
+	run_synthetic(&s, 5, 5, &n, 24);
+	for (unsigned b = 0; b < 3; b++)
+		fail_block(&s, 0, b);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 24), -EINVAL);
+	assert_false(s.analyzed);
+	assert_int_equal(s.recommended, -1);
+	for (unsigned k = 1; k < 5; k++)
+		assert_true(s.unjudged[k]);
+	assert_non_null(strstr(s.reason, "no verdict for any value"));
+	free(s.trials);
+}
+
+static void test_failed_aa(void **state)
+{
+	/* an A/A sweep (7 values, 5 blocks, half the trials slow) where one
+	 * value fails in 2 blocks and another in a third: the first gets no
+	 * verdict, the rest are judged on the 4 blocks complete for them,
+	 * and false verdicts stay within the family's 5 % */
+	const struct noise n = { .bimodal = 0.5, .slow = 0.5, .jitter = 0.02 };
+	const unsigned sweeps = 200;
+	static struct tune_sweep s;
+	unsigned alarms = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < sweeps; i++) {
+		run_synthetic(&s, 7, 5, &n, 3000 + i);
+		fail_block(&s, 2, 0);
+		fail_block(&s, 2, 1);
+		fail_block(&s, 5, 3);
+		assert_int_equal(tune_analyze(&s, 5, 0.03, 3000 + i), 0);
+		assert_true(s.unjudged[2]);
+		assert_false(s.unjudged[5]);
+		assert_int_equal(s.nused, 4);
+		alarms += any_verdict(&s, false) || any_verdict(&s, true);
+		free(s.trials);
+	}
+	printf("# A/A with failed trials, 7 values x 5 blocks, one value without a verdict: "
+	       "%u of %u sweeps with a false verdict\n", alarms, sweeps);
+	assert_true(alarms <= 20);
+}
+
 static void test_min_blocks(void **state)
 {
 	(void)state;
@@ -445,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_bimodal_false_alarms),
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_failed_value),
+		cmocka_unit_test(test_failed_aa),
 		cmocka_unit_test(test_min_blocks),
 	};
 
