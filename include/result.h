@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cliff.h"
+#include "host.h"
 #include "hist.h"
 #include "steady.h"
 #include "target.h"
@@ -236,14 +237,6 @@ struct test_result {
 struct setting {
 	char key[32];
 	char value[128];
-};
-
-struct host_info {
-	char hostname[128];
-	char kernel[128];	/* uname -r */
-	char cpu_model[128];
-	unsigned cpus;
-	uint64_t memory_bytes;
 };
 
 /* Xbench-style scores (xbench.h), computed once after the run. */

@@ -1,12 +1,12 @@
 /* host.c - facts about the machine a run happened on. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "host.h"
-#include "result.h"
 #include "strutil.h"
 
 /* /proc/cpuinfo keys naming the CPU, best first: x86 and most others say
