@@ -170,7 +170,7 @@ int report_compare_json(FILE *f, const struct compare *c)
 
 	jw_open(&w, NULL, '{', false);
 	jw_cstr(&w, "schema", "diskbench-compare/1");
-	/* how the intervals and verdicts were made (README: Comparing results) */
+	/* how the intervals and verdicts were made (doc/compare.md) */
 	jw_open(&w, "method", '{', false);
 	jw_cstr(&w, "sample", "one run (--repeat pass)");
 	jw_cstr(&w, "ratio", "median of after's runs / median of before's");

@@ -9,7 +9,7 @@
 
 /*
  * The columns, in order. They are part of the interface: add new ones at the
- * end, never rename or reorder (README.md lists them). Units are in the
+ * end, never rename or reorder (doc/json.md lists them). Units are in the
  * names; latencies are nanoseconds, rates per second, MB not used at all.
  */
 static const char *const csv_columns[] = {

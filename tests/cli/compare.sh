@@ -295,7 +295,7 @@ s = p["summary"]
 higher = {"iops": True, "bytes_per_sec": True}
 
 def words(key, r):
-    """The change in words, as README.md: Comparing results says."""
+    """The change in words, as doc/compare.md says."""
     if r is None:
         return None
     if abs(r - 1) < 0.0005:
