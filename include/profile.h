@@ -40,6 +40,38 @@ struct profile_text {
 /* The built-in profiles, quick first (the order of the Makefile). */
 const struct profile_text *profile_builtins(size_t *n);
 
+/*
+ * The directory an installed diskbench reads its profiles from
+ * ($(pkgdatadir)/profiles), or NULL when this program does not run from its
+ * installed place and uses the profiles built in (a build tree). Installed
+ * means: the program's own directory (/proc/self/exe) is the configured
+ * bindir, under a root that is "/" or a DESTDIR, which then prefixes the
+ * profile directory too. Computed once.
+ */
+const char *profile_dir(void);
+
+/* 0 when profile_dir() is NULL or a directory; else -ENOENT and one line
+ * naming the path in err. */
+int profile_dir_check(char *err, size_t errlen);
+
+/*
+ * The installed file of profile name into path: 0 when it is a readable
+ * regular file; -ENOENT for a missing directory or an unknown name,
+ * -EACCES or -errno for a file that cannot be read, each with one line
+ * naming the path in err. Only when profile_dir() is set.
+ */
+int profile_dir_file(const char *name, char *path, size_t len, char *err, size_t errlen);
+
+/*
+ * The profiles to list: the installed directory's NAME.ini files when
+ * profile_dir() is set (the built-in order first, then the others by
+ * name), else the built-in ones. Sets *out to n entries, to be given back
+ * to profile_catalog_free. Returns 0, or -errno with one line naming the
+ * path in err (a missing directory, an unreadable file).
+ */
+int profile_catalog(struct profile_text **out, size_t *n, char *err, size_t errlen);
+void profile_catalog_free(struct profile_text *c, size_t n);
+
 /* Is arg a path to read ("/" in it, or ending in ".ini") rather than the
  * name of a built-in profile? */
 bool profile_is_path(const char *arg);
@@ -56,7 +88,8 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 		  char *err, size_t errlen);
 
 /*
- * Load a built-in profile by name, or a file by path (profile_is_path).
+ * Load a profile by name (the installed file when profile_dir() is set,
+ * else the built-in one), or a file by path (profile_is_path).
  * Returns 0; -ENOENT with a message for an unknown name or a missing file;
  * -EINVAL as profile_parse; -errno for an unreadable file.
  */

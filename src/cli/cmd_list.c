@@ -1,4 +1,5 @@
 /* cmd_list.c - "diskbench list engines|profiles|tests": what this build can do here. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,9 +48,15 @@ static int list_tests(void)
  * (its tests must exist in this build), listing only reads the text. */
 static int list_profiles(void)
 {
+	char err[4400];
 	size_t n;
-	const struct profile_text *p = profile_builtins(&n);
+	struct profile_text *p;
+	int ret = profile_catalog(&p, &n, err, sizeof(err));
 
+	if (ret) {
+		cli_error("list profiles: %s", err);
+		return ret == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
 	printf("%-14s %s\n", "PROFILE", "DESCRIPTION");
 	for (size_t i = 0; i < n; i++) {
 		char desc[256];
@@ -58,6 +65,7 @@ static int list_profiles(void)
 		printf("%-14s %s\n", p[i].name, desc);
 	}
 	printf("Run one with --profile NAME, or your own with --profile FILE.ini.\n");
+	profile_catalog_free(p, n);
 	return EXIT_OK;
 }
 

@@ -475,7 +475,7 @@ out:
 int profile_load(struct profile *p, const char *arg, char *err, size_t errlen)
 {
 	const struct profile_text *b;
-	char *text = NULL, file[300];
+	char *text = NULL, file[4200];
 	size_t n;
 	int ret;
 
@@ -484,6 +484,16 @@ int profile_load(struct profile *p, const char *arg, char *err, size_t errlen)
 		if (ret)
 			return ret;
 		ret = profile_parse(p, arg, arg, text, err, errlen);
+		free(text);
+		return ret;
+	}
+	if (profile_dir()) {
+		ret = profile_dir_file(arg, file, sizeof(file), err, errlen);
+		if (!ret)
+			ret = read_text(file, &text, err, errlen);
+		if (ret)
+			return ret == -EIO ? -EACCES : ret;
+		ret = profile_parse(p, arg, file, text, err, errlen);
 		free(text);
 		return ret;
 	}
