@@ -18,249 +18,10 @@
 #include "import.h"
 #include "load.h"
 #include "load_check.h"
+#include "load_int.h"
 #include "load_scan.h"
 #include "parse.h"
 #include "repeat.h"
-
-/* The file being read and the first error, for one-line messages. */
-struct ld {
-	const char *path;
-	char *err;
-	size_t errlen;
-	struct run_result *r;
-	/* The file's text; the JSON is buf[0..end) from off (after a BOM, in
-	 * an HTML report the embedded element's text), which starts on the
-	 * file's line line0. "tests" is not built as one tree: its span is
-	 * tests_off .. tests_end, each test parsed in turn (load_tests). */
-	const char *buf;
-	size_t off, end;
-	int line0;
-	bool has_tests;
-	size_t tests_off, tests_end;
-};
-
-/* "FILE: WHERE: message" (WHERE is the key path, e.g. "tests[2].lat_ns";
- * empty at the top level). Returns ret. */
-static int fail(struct ld *l, int ret, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(struct ld *l, int ret, const char *where, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(l->err, l->errlen, "%s: %s%s%s", l->path, where, *where ? ": " : "", msg);
-	return ret;
-}
-
-static int wrong(struct ld *l, const char *where, const char *key, const char *what)
-{
-	return fail(l, -EINVAL, where, "key \"%s\" is not %s", key, what);
-}
-
-static json_t *member(struct ld *l, const char *where, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (!v)
-		fail(l, -EINVAL, where, "missing key \"%s\"", key);
-	return v;
-}
-
-static int get_u64(struct ld *l, const char *where, json_t *obj, const char *key, uint64_t *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	/* Above INT64_MAX jansson already refused the document ("too big"). */
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return wrong(l, where, key, "an unsigned integer");
-	*out = (uint64_t)json_integer_value(v);
-	return 0;
-}
-
-/* An unsigned integer, or null (given as 0). */
-static int get_u64_or_null(struct ld *l, const char *where, json_t *obj, const char *key,
-			   uint64_t *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	*out = 0;
-	return json_is_null(v) ? 0 : get_u64(l, where, obj, key, out);
-}
-
-static int get_u32(struct ld *l, const char *where, json_t *obj, const char *key, uint32_t *out)
-{
-	uint64_t v;
-	int ret = get_u64(l, where, obj, key, &v);
-
-	if (ret)
-		return ret;
-	if (v > UINT32_MAX)
-		return wrong(l, where, key, "a 32-bit unsigned integer");
-	*out = (uint32_t)v;
-	return 0;
-}
-
-/* A non-negative int, or null for unknown (-1). */
-static int get_int_or_null(struct ld *l, const char *where, json_t *obj, const char *key,
-			   int *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (json_is_null(v)) {
-		*out = -1;
-		return 0;
-	}
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
-		return wrong(l, where, key, "a non-negative integer or null");
-	*out = (int)json_integer_value(v);
-	return 0;
-}
-
-static int get_bool(struct ld *l, const char *where, json_t *obj, const char *key, bool *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (!json_is_boolean(v))
-		return wrong(l, where, key, "true or false");
-	*out = json_is_true(v);
-	return 0;
-}
-
-/* true, false or null (unknown): 1, 0, -1. */
-static int get_tristate(struct ld *l, const char *where, json_t *obj, const char *key, int *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (json_is_null(v))
-		*out = -1;
-	else if (json_is_boolean(v))
-		*out = json_is_true(v);
-	else
-		return wrong(l, where, key, "true, false or null");
-	return 0;
-}
-
-/* A number; null (how the writer spells NaN and Inf) gives NaN. */
-static int get_real(struct ld *l, const char *where, json_t *obj, const char *key, double *out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (json_is_null(v))
-		*out = NAN;
-	else if (json_is_number(v))
-		*out = json_number_value(v);
-	else
-		return wrong(l, where, key, "a number or null");
-	return 0;
-}
-
-/* A string into a fixed array (cut to fit, as the run's own was). */
-static int get_str(struct ld *l, const char *where, json_t *obj, const char *key, char *buf,
-		   size_t len)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (!json_is_string(v))
-		return wrong(l, where, key, "a string");
-	snprintf(buf, len, "%s", json_string_value(v));
-	return 0;
-}
-
-/* A string the result owns, or null (NULL). */
-static int get_owned(struct ld *l, const char *where, json_t *obj, const char *key,
-		     const char **out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	*out = NULL;
-	if (json_is_null(v))
-		return 0;
-	if (!json_is_string(v))
-		return wrong(l, where, key, "a string or null");
-	*out = result_strdup(l->r, json_string_value(v));
-	return *out ? 0 : fail(l, -ENOMEM, where, "out of memory");
-}
-
-/* An array of strings joined with sep into buf (the writer split them). */
-static int get_list(struct ld *l, const char *where, json_t *obj, const char *key, char *buf,
-		    size_t len, const char *sep)
-{
-	json_t *v = member(l, where, obj, key), *item;
-	size_t i, used = 0;
-	int n;
-
-	if (!v)
-		return -EINVAL;
-	if (!json_is_array(v))
-		return wrong(l, where, key, "an array of strings");
-	buf[0] = '\0';
-	json_array_foreach(v, i, item) {
-		if (!json_is_string(item))
-			return wrong(l, where, key, "an array of strings");
-		n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
-			     json_string_value(item));
-		if (n < 0 || (size_t)n >= len - used)
-			break;
-		used += (size_t)n;
-	}
-	return 0;
-}
-
-/* An object member (or, with null_ok, null: *out = NULL). */
-static int get_obj(struct ld *l, const char *where, json_t *obj, const char *key, bool null_ok,
-		   json_t **out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	*out = NULL;
-	if (null_ok && json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return wrong(l, where, key, null_ok ? "an object or null" : "an object");
-	*out = v;
-	return 0;
-}
-
-static int get_arr(struct ld *l, const char *where, json_t *obj, const char *key, json_t **out)
-{
-	json_t *v = member(l, where, obj, key);
-
-	if (!v)
-		return -EINVAL;
-	if (!json_is_array(v))
-		return wrong(l, where, key, "an array");
-	*out = v;
-	return 0;
-}
-
-/* A key path below where: "tests[2]" + "lat_ns" -> "tests[2].lat_ns". */
-static const char *sub(char *buf, size_t len, const char *where, const char *key)
-{
-	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
-	return buf;
-}
 
 /* ---- the parts ------------------------------------------------------------ */
 
@@ -268,12 +29,12 @@ static int load_host(struct ld *l, json_t *root, struct host_info *h)
 {
 	json_t *o;
 
-	if (get_obj(l, "", root, "host", false, &o) ||
-	    get_str(l, "host", o, "hostname", h->hostname, sizeof(h->hostname)) ||
-	    get_str(l, "host", o, "kernel", h->kernel, sizeof(h->kernel)) ||
-	    get_str(l, "host", o, "cpu_model", h->cpu_model, sizeof(h->cpu_model)) ||
-	    get_u32(l, "host", o, "cpus", &h->cpus) ||
-	    get_u64(l, "host", o, "memory_bytes", &h->memory_bytes))
+	if (ld_obj(l, "", root, "host", false, &o) ||
+	    ld_str(l, "host", o, "hostname", h->hostname, sizeof(h->hostname)) ||
+	    ld_str(l, "host", o, "kernel", h->kernel, sizeof(h->kernel)) ||
+	    ld_str(l, "host", o, "cpu_model", h->cpu_model, sizeof(h->cpu_model)) ||
+	    ld_u32(l, "host", o, "cpus", &h->cpus) ||
+	    ld_u64(l, "host", o, "memory_bytes", &h->memory_bytes))
 		return -EINVAL;
 	return 0;
 }
@@ -284,10 +45,10 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	char kind[32];
 	json_t *o;
 
-	if (get_obj(l, "", root, w, false, &o) ||
-	    get_str(l, w, o, "path", t->path, sizeof(t->path)) ||
-	    get_str(l, w, o, "resolved_path", t->resolved, sizeof(t->resolved)) ||
-	    get_str(l, w, o, "kind", kind, sizeof(kind)))
+	if (ld_obj(l, "", root, w, false, &o) ||
+	    ld_str(l, w, o, "path", t->path, sizeof(t->path)) ||
+	    ld_str(l, w, o, "resolved_path", t->resolved, sizeof(t->resolved)) ||
+	    ld_str(l, w, o, "kind", kind, sizeof(kind)))
 		return -EINVAL;
 	if (!strcmp(kind, target_kind_name(TARGET_BLOCK)))
 		t->kind = TARGET_BLOCK;
@@ -296,70 +57,70 @@ static int load_target(struct ld *l, json_t *root, struct target_info *t)
 	else if (!strcmp(kind, target_kind_name(TARGET_DIR)))
 		t->kind = TARGET_DIR;
 	else
-		return wrong(l, w, "kind", "\"block\", \"file\" or \"directory\"");
-	if (get_str(l, w, o, "kind_detail", t->kind_detail, sizeof(t->kind_detail)) ||
-	    get_str(l, w, o, "device", t->device, sizeof(t->device)) ||
-	    get_str(l, w, o, "disk", t->disk, sizeof(t->disk)) ||
-	    get_str(l, w, o, "model", t->model, sizeof(t->model)) ||
-	    get_str(l, w, o, "vendor", t->vendor, sizeof(t->vendor)) ||
-	    get_str(l, w, o, "serial", t->serial, sizeof(t->serial)) ||
-	    get_u64(l, w, o, "size_bytes", &t->size_bytes) ||
-	    get_str(l, w, o, "fs_type", t->fs_type, sizeof(t->fs_type)) ||
-	    get_str(l, w, o, "mount_options", t->mount_options, sizeof(t->mount_options)) ||
-	    get_str(l, w, o, "mount_point", t->mount_point, sizeof(t->mount_point)) ||
-	    get_u64_or_null(l, w, o, "fs_size_bytes", &t->fs_size_bytes) ||
-	    get_u64_or_null(l, w, o, "free_bytes", &t->free_bytes) ||
-	    get_tristate(l, w, o, "rotational", &t->rotational) ||
-	    get_str(l, w, o, "scheduler", t->scheduler, sizeof(t->scheduler)) ||
-	    get_list(l, w, o, "schedulers", t->schedulers, sizeof(t->schedulers), " ") ||
-	    get_int_or_null(l, w, o, "read_ahead_kb", &t->read_ahead_kb) ||
-	    get_int_or_null(l, w, o, "nr_requests", &t->nr_requests) ||
-	    get_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
-	    get_tristate(l, w, o, "write_cache", &t->write_cache) ||
-	    get_tristate(l, w, o, "discard", &t->discard) ||
-	    (json_object_get(o, "io_poll") && get_tristate(l, w, o, "io_poll", &t->io_poll)) ||
+		return ld_wrong(l, w, "kind", "\"block\", \"file\" or \"directory\"");
+	if (ld_str(l, w, o, "kind_detail", t->kind_detail, sizeof(t->kind_detail)) ||
+	    ld_str(l, w, o, "device", t->device, sizeof(t->device)) ||
+	    ld_str(l, w, o, "disk", t->disk, sizeof(t->disk)) ||
+	    ld_str(l, w, o, "model", t->model, sizeof(t->model)) ||
+	    ld_str(l, w, o, "vendor", t->vendor, sizeof(t->vendor)) ||
+	    ld_str(l, w, o, "serial", t->serial, sizeof(t->serial)) ||
+	    ld_u64(l, w, o, "size_bytes", &t->size_bytes) ||
+	    ld_str(l, w, o, "fs_type", t->fs_type, sizeof(t->fs_type)) ||
+	    ld_str(l, w, o, "mount_options", t->mount_options, sizeof(t->mount_options)) ||
+	    ld_str(l, w, o, "mount_point", t->mount_point, sizeof(t->mount_point)) ||
+	    ld_u64_or_null(l, w, o, "fs_size_bytes", &t->fs_size_bytes) ||
+	    ld_u64_or_null(l, w, o, "free_bytes", &t->free_bytes) ||
+	    ld_tristate(l, w, o, "rotational", &t->rotational) ||
+	    ld_str(l, w, o, "scheduler", t->scheduler, sizeof(t->scheduler)) ||
+	    ld_list(l, w, o, "schedulers", t->schedulers, sizeof(t->schedulers), " ") ||
+	    ld_int_or_null(l, w, o, "read_ahead_kb", &t->read_ahead_kb) ||
+	    ld_int_or_null(l, w, o, "nr_requests", &t->nr_requests) ||
+	    ld_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
+	    ld_tristate(l, w, o, "write_cache", &t->write_cache) ||
+	    ld_tristate(l, w, o, "discard", &t->discard) ||
+	    (json_object_get(o, "io_poll") && ld_tristate(l, w, o, "io_poll", &t->io_poll)) ||
 	    (json_object_get(o, "discard_granularity") &&
-	     get_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
+	     ld_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
 	    (json_object_get(o, "discard_max_bytes") &&
-	     get_u64(l, w, o, "discard_max_bytes", &t->discard_max_bytes)) ||
+	     ld_u64(l, w, o, "discard_max_bytes", &t->discard_max_bytes)) ||
 	    (json_object_get(o, "transport") &&
-	     get_str(l, w, o, "transport", t->transport, sizeof(t->transport))) ||
+	     ld_str(l, w, o, "transport", t->transport, sizeof(t->transport))) ||
 	    (json_object_get(o, "transport_bytes_per_sec") &&
-	     get_u64(l, w, o, "transport_bytes_per_sec", &t->transport_bps)) ||
-	    get_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
-	    get_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
+	     ld_u64(l, w, o, "transport_bytes_per_sec", &t->transport_bps)) ||
+	    ld_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
+	    ld_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
 	    /* probe.c joins the layers with ", " */
-	    get_list(l, w, o, "stack", t->stack, sizeof(t->stack), ", ") ||
-	    get_bool(l, w, o, "encrypted", &t->encrypted) ||
-	    get_bool(l, w, o, "cow", &t->cow))
+	    ld_list(l, w, o, "stack", t->stack, sizeof(t->stack), ", ") ||
+	    ld_bool(l, w, o, "encrypted", &t->encrypted) ||
+	    ld_bool(l, w, o, "cow", &t->cow))
 		return -EINVAL;
 	/* newer than the rest, and only for a loop device */
 	t->loop_dio = -1;
 	if (json_object_get(o, "loop_direct_io") &&
-	    get_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
+	    ld_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
 		return -EINVAL;
 	t->backing_rotational = -1;
 	if ((json_object_get(o, "loop_backing_disk") &&
-	     get_str(l, w, o, "loop_backing_disk", t->backing_disk, sizeof(t->backing_disk))) ||
+	     ld_str(l, w, o, "loop_backing_disk", t->backing_disk, sizeof(t->backing_disk))) ||
 	    (json_object_get(o, "loop_backing_rotational") &&
-	     get_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)) ||
+	     ld_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)) ||
 	    (json_object_get(o, "io_limit") &&
-	     get_str(l, w, o, "io_limit", t->io_limit, sizeof(t->io_limit))))
+	     ld_str(l, w, o, "io_limit", t->io_limit, sizeof(t->io_limit))))
 		return -EINVAL;
 	/* newer still (the honesty flags follow from these; "flags" is
 	 * derived, so it is not read back) */
 	t->direct_io = -1;
 	if ((json_object_get(o, "compression") &&
-	     get_str(l, w, o, "compression", t->compression, sizeof(t->compression))) ||
-	    (json_object_get(o, "zfs_arc") && get_bool(l, w, o, "zfs_arc", &t->arc)) ||
+	     ld_str(l, w, o, "compression", t->compression, sizeof(t->compression))) ||
+	    (json_object_get(o, "zfs_arc") && ld_bool(l, w, o, "zfs_arc", &t->arc)) ||
 	    (json_object_get(o, "direct_via_page_cache") &&
-	     get_bool(l, w, o, "direct_via_page_cache", &t->direct_via_cache)) ||
+	     ld_bool(l, w, o, "direct_via_page_cache", &t->direct_via_cache)) ||
 	    (json_object_get(o, "direct_io") &&
-	     get_tristate(l, w, o, "direct_io", &t->direct_io)))
+	     ld_tristate(l, w, o, "direct_io", &t->direct_io)))
 		return -EINVAL;
 	/* several devices are the members; one is the device itself */
 	if (json_object_get(o, "devices") && json_array_size(json_object_get(o, "devices")) > 1 &&
-	    get_list(l, w, o, "devices", t->members, sizeof(t->members), " "))
+	    ld_list(l, w, o, "devices", t->members, sizeof(t->members), " "))
 		return -EINVAL;
 	return 0;
 }
@@ -370,7 +131,7 @@ static int load_settings(struct ld *l, json_t *root, struct run_result *r)
 	json_t *o, *v;
 	int ret = 0;
 
-	if (get_obj(l, "", root, "settings", false, &o))
+	if (ld_obj(l, "", root, "settings", false, &o))
 		return -EINVAL;
 	/* jansson iterates an object in the order of the document. */
 	json_object_foreach(o, key, v) {
@@ -380,347 +141,10 @@ static int load_settings(struct ld *l, json_t *root, struct run_result *r)
 			ret = result_add_setting(r, key, "%" JSON_INTEGER_FORMAT,
 						 json_integer_value(v));
 		else
-			return wrong(l, "settings", key, "a string or an integer");
+			return ld_wrong(l, "settings", key, "a string or an integer");
 		if (ret)
-			return fail(l, ret, "settings", "more than %d settings",
+			return ld_fail(l, ret, "settings", "more than %d settings",
 				    RESULT_MAX_SETTINGS);
-	}
-	return 0;
-}
-
-/* Decimal digits into a 128-bit unsigned integer; false if not one. */
-static bool parse_u128(const char *s, unsigned __int128 *out)
-{
-	unsigned __int128 v = 0, max = ~(unsigned __int128)0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (max - (unsigned)(*s - '0')) / 10)
-			return false;
-		v = v * 10 + (unsigned)(*s - '0');
-	}
-	*out = v;
-	return true;
-}
-
-/*
- * The histogram from its [bucket_low_ns, count] pairs (a bucket's lower
- * bound maps back to that bucket), exact min and max, and the exact moments
- * "sum" and "sumsq"; without those (a document written before they were),
- * moments that give the rounded mean and stdev.
- */
-static int load_lat(struct ld *l, const char *w, json_t *o, struct hist *h)
-{
-	json_t *hg, *pair, *jsum, *jsq;
-	uint64_t min, max, low, count;
-	double mean, stdev;
-	unsigned idx;
-	size_t i;
-
-	hist_init(h);
-	min = max = 0;	/* null: another tool's result that gave no latency */
-	if (get_u64_or_null(l, w, o, "min", &min) || get_u64_or_null(l, w, o, "max", &max) ||
-	    get_real(l, w, o, "mean", &mean) || get_real(l, w, o, "stdev", &stdev) ||
-	    get_arr(l, w, o, "histogram", &hg))
-		return -EINVAL;
-	json_array_foreach(hg, i, pair) {
-		if (!json_is_array(pair) || json_array_size(pair) != 2 ||
-		    !json_is_integer(json_array_get(pair, 0)) ||
-		    !json_is_integer(json_array_get(pair, 1)) ||
-		    json_integer_value(json_array_get(pair, 0)) < 0 ||
-		    json_integer_value(json_array_get(pair, 1)) < 0)
-			return fail(l, -EINVAL, w, "histogram[%zu] is not a [bucket_low_ns, count] "
-				    "pair", i);
-		low = (uint64_t)json_integer_value(json_array_get(pair, 0));
-		count = (uint64_t)json_integer_value(json_array_get(pair, 1));
-		idx = hist_index(low);
-		if (hist_bucket_low(idx) != low)
-			return fail(l, -EINVAL, w, "histogram[%zu]: %" PRIu64 " is not the lower "
-				    "bound of a bucket", i, low);
-		if (__builtin_add_overflow(h->count[idx], count, &h->count[idx]) ||
-		    __builtin_add_overflow(h->n, count, &h->n))
-			return fail(l, -EINVAL, w, "histogram[%zu]: count overflows", i);
-	}
-	if (h->n) {
-		h->min = min;
-		h->max = max;
-	}
-	jsum = json_object_get(o, "sum");
-	jsq = json_object_get(o, "sumsq");
-	if (jsum || jsq) {
-		if (get_u64(l, w, o, "sum", &h->sum) || !member(l, w, o, "sumsq"))
-			return -EINVAL;
-		if (!json_is_string(jsq) || !parse_u128(json_string_value(jsq), &h->sumsq))
-			return wrong(l, w, "sumsq", "a string of decimal digits");
-	} else if (h->n && isfinite(mean) && isfinite(stdev)) {
-		long double n = (long double)h->n, m = mean, s = stdev;
-
-		/* beyond max the moments would overflow their integers */
-		if (!(mean >= 0 && mean <= (double)max + 1))
-			return fail(l, -EINVAL, w, "\"mean\" %.6g is outside min .. max", mean);
-		if (!(stdev >= 0 && stdev <= (double)max + 1))
-			return fail(l, -EINVAL, w, "\"stdev\" %.6g is more than max", stdev);
-
-		h->sum = (uint64_t)llroundl(m * n);
-		h->sumsq = (unsigned __int128)((s * s + m * m) * n);
-	}
-	return 0;
-}
-
-/*
- * Percentiles with no histogram: another tool's own figures (import.h),
- * kept as given; a null one is missing. Nothing when there is a histogram.
- */
-static int load_given(struct ld *l, const char *w, json_t *o, struct test_result *t)
-{
-	json_t *p = json_object_get(o, "percentiles"), *v;
-	struct lat_summary *ls = &t->lat_sum;
-	unsigned i;
-
-	if (t->lat->n || !json_is_object(p))
-		return 0;
-	for (i = 0; i < RESULT_NPCT; i++) {
-		v = json_object_get(p, result_pct_keys[i]);
-		if (!v || json_is_null(v))
-			continue;
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return fail(l, -EINVAL, w, "percentile \"%s\" is not an unsigned integer "
-				    "or null", result_pct_keys[i]);
-		ls->pct[i] = (uint64_t)json_integer_value(v);
-		t->lat_pct_given |= (uint16_t)(1u << i);
-	}
-	if (!t->lat_pct_given)
-		return 0;
-	if (get_u64(l, w, o, "min", &ls->min) || get_u64(l, w, o, "max", &ls->max) ||
-	    get_real(l, w, o, "mean", &ls->mean) || get_real(l, w, o, "stdev", &ls->stdev))
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * A "timeline" member of o, when there is one (a document written before
- * timelines has none: *tl is left empty), or null. Its points are rows of
- * its "columns", found by name so that a later version may add columns;
- * t_ns must rise from point to point. On error *tl is left empty too.
- */
-static int load_timeline(struct ld *l, const char *where, json_t *o, struct timeline *tl)
-{
-	json_t *v = json_object_get(o, "timeline"), *cols, *pts, *row, *x;
-	size_t col[TIMELINE_NCOLUMNS], ncols, i, c, k;
-	struct timeline t = { 0 };
-	char w[80], wp[112];
-	uint64_t merges = 0;
-
-	*tl = (struct timeline){ 0 };
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return wrong(l, where, "timeline", "an object or null");
-	sub(w, sizeof(w), where, "timeline");
-	if (get_u64(l, w, v, "interval_ns", &t.interval_ns) || get_arr(l, w, v, "columns", &cols) ||
-	    get_arr(l, w, v, "points", &pts))
-		return -EINVAL;
-	if (!t.interval_ns)
-		return wrong(l, w, "interval_ns", "a positive integer");
-	if (json_object_get(v, "merges") && get_u64(l, w, v, "merges", &merges))
-		return -EINVAL;
-	if (merges > 64)
-		return wrong(l, w, "merges", "at most 64");
-	t.merges = (unsigned)merges;
-	ncols = json_array_size(cols);
-	for (c = 0; c < TIMELINE_NCOLUMNS; c++) {
-		for (k = 0; k < ncols; k++) {
-			x = json_array_get(cols, k);
-			if (json_is_string(x) && !strcmp(json_string_value(x), timeline_columns[c]))
-				break;
-		}
-		if (k == ncols)
-			return fail(l, -EINVAL, w, "no column \"%s\"", timeline_columns[c]);
-		col[c] = k;
-	}
-	if (json_array_size(pts) > TIMELINE_MAX_POINTS)
-		return fail(l, -EINVAL, w, "more than %u points", TIMELINE_MAX_POINTS);
-	if (json_array_size(pts)) {
-		t.p = calloc(json_array_size(pts), sizeof(*t.p));
-		if (!t.p)
-			return fail(l, -ENOMEM, w, "out of memory");
-	}
-	json_array_foreach(pts, i, row) {
-		char *p = (char *)&t.p[i];
-
-		snprintf(wp, sizeof(wp), "%s.points[%zu]", w, i);
-		if (!json_is_array(row) || json_array_size(row) != ncols)
-			goto bad;
-		for (c = 0; c < TIMELINE_NCOLUMNS; c++) {
-			x = json_array_get(row, col[c]);
-			if (!json_is_integer(x) || json_integer_value(x) < 0)
-				goto bad;
-			*(uint64_t *)(p + timeline_column_offsets[c]) = (uint64_t)json_integer_value(x);
-		}
-		if (i && t.p[i].t_ns <= t.p[i - 1].t_ns) {
-			free(t.p);
-			return fail(l, -EINVAL, wp, "t_ns is not after the previous point's");
-		}
-		t.n = (unsigned)i + 1;
-	}
-	*tl = t;
-	return 0;
-bad:
-	free(t.p);
-	return fail(l, -EINVAL, wp, "not a row of %zu unsigned integers (\"columns\")", ncols);
-}
-
-static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run)
-{
-	json_t *dev;
-
-	if (!json_is_object(o))
-		return fail(l, -EINVAL, w, "not an object");
-	if (get_u64(l, w, o, "runtime_ns", &run->runtime_ns) ||
-	    get_u64(l, w, o, "ops", &run->ops) ||
-	    get_u64(l, w, o, "bytes", &run->bytes) ||
-	    get_real(l, w, o, "iops", &run->iops) ||
-	    get_real(l, w, o, "bytes_per_sec", &run->bytes_per_sec) ||
-	    get_u64(l, w, o, "lat_p50_ns", &run->lat_p50_ns) ||
-	    get_u64(l, w, o, "lat_p99_ns", &run->lat_p99_ns) ||
-	    get_real(l, w, o, "cpu_user_pct", &run->cpu_user_pct) ||
-	    get_real(l, w, o, "cpu_sys_pct", &run->cpu_sys_pct) ||
-	    get_real(l, w, o, "cpu_usec_per_op", &run->usec_per_op) ||
-	    get_obj(l, w, o, "device", true, &dev) ||
-	    get_u64(l, w, o, "errors", &run->errors))
-		return -EINVAL;
-	run->dev_valid = dev != NULL;
-	if (dev) {
-		char w2[64];
-
-		sub(w2, sizeof(w2), w, "device");
-		if (get_u64(l, w2, dev, "read_bytes", &run->dev_read_bytes) ||
-		    get_u64(l, w2, dev, "write_bytes", &run->dev_write_bytes))
-			return -EINVAL;
-	}
-	return load_timeline(l, w, o, &run->timeline);
-}
-
-/* "verify" of a test (newer than the rest: absent when nothing was checked). */
-static int load_verify(struct ld *l, const char *w, json_t *o, struct verify_sum *v)
-{
-	json_t *vo = json_object_get(o, "verify"), *fb, *e;
-	char w2[64], field[16];
-	int f;
-
-	if (!vo)
-		return 0;
-	snprintf(w2, sizeof(w2), "%s.verify", w);
-	if (!json_is_object(vo))
-		return wrong(l, w, "verify", "an object");
-	if (get_u64(l, w2, vo, "blocks", &v->blocks) || get_u64(l, w2, vo, "bad", &v->bad) ||
-	    get_u64(l, w2, vo, "bytes", &v->bytes) || get_u64(l, w2, vo, "time_ns", &v->time_ns) ||
-	    get_obj(l, w2, vo, "first_bad", true, &fb))
-		return -EINVAL;
-	v->done = true;
-	if (json_object_get(vo, "timed") && get_bool(l, w2, vo, "timed", &v->timed))
-		return -EINVAL;
-	if (!fb)
-		return 0;
-	snprintf(w2, sizeof(w2), "%s.verify.first_bad", w);
-	if (get_u64(l, w2, fb, "offset", &v->first.offset) ||
-	    get_str(l, w2, fb, "field", field, sizeof(field)) ||
-	    get_u64(l, w2, fb, "expected", &v->first.expected) ||
-	    get_u64(l, w2, fb, "found", &v->first.found))
-		return -EINVAL;
-	f = verify_field_parse(field);
-	if (f < 0)
-		return wrong(l, w2, "field", "one of magic, len, offset, seed, crc, read");
-	v->first.field = (enum verify_field)f;
-	e = json_object_get(fb, "errno");
-	if (e) {
-		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-		    json_integer_value(e) > INT_MAX)
-			return wrong(l, w2, "errno", "a non-negative integer");
-		v->read_errno = (int)json_integer_value(e);
-	}
-	return 0;
-}
-
-/* "unwritten" of a read test (newer than the rest: absent in older
- * results and for tests that read no data). */
-static int load_unwritten(struct ld *l, const char *w, json_t *o, struct unwritten *u)
-{
-	json_t *uo = json_object_get(o, "unwritten"), *iv, *ls;
-	char w2[64];
-
-	if (!uo)
-		return 0;
-	snprintf(w2, sizeof(w2), "%s.unwritten", w);
-	if (!json_is_object(uo))
-		return wrong(l, w, "unwritten", "an object");
-	u->applies = true;
-	if (get_bool(l, w2, uo, "checked", &u->checked) ||
-	    get_u64(l, w2, uo, "region_bytes", &u->region_bytes) ||
-	    get_bool(l, w2, uo, "flagged", &u->flagged))
-		return -EINVAL;
-	ls = json_object_get(uo, "layout_share");
-	u->layout_valid = ls && !json_is_null(ls);
-	if (u->layout_valid && get_real(l, w2, uo, "layout_share", &u->layout_share))
-		return -EINVAL;
-	if (u->layout_valid && !(u->layout_share >= 0 && u->layout_share <= 1))
-		return wrong(l, w2, "layout_share", "a share in [0, 1] or null");
-	if (!u->checked)
-		return get_str(l, w2, uo, "reason", u->why, sizeof(u->why)) ? -EINVAL : 0;
-	if (get_real(l, w2, uo, "share", &u->share) ||
-	    get_u32(l, w2, uo, "sampled_blocks", &u->sampled) ||
-	    get_u32(l, w2, uo, "blank_blocks", &u->blank) ||
-	    get_u32(l, w2, uo, "block_bytes", &u->block_bytes) ||
-	    get_arr(l, w2, uo, "interval", &iv))
-		return -EINVAL;
-	if (json_array_size(iv) != 2 || !json_is_number(json_array_get(iv, 0)) ||
-	    !json_is_number(json_array_get(iv, 1)))
-		return wrong(l, w2, "interval", "two numbers");
-	u->lo = json_number_value(json_array_get(iv, 0));
-	u->hi = json_number_value(json_array_get(iv, 1));
-	if (!(u->share >= 0 && u->share <= 1) || !(u->lo >= 0 && u->lo <= u->hi && u->hi <= 1))
-		return wrong(l, w2, "share", "a share in [0, 1] within its interval");
-	if (u->blank > u->sampled)
-		return wrong(l, w2, "blank_blocks", "at most sampled_blocks");
-	return 0;
-}
-
-/* A coordinated run's test (diskbench-mpi): each rank's share, when the
- * result has them (newer than the rest, and only from diskbench-mpi). */
-static int load_test_ranks(struct ld *l, const char *w, json_t *o, struct test_result *t)
-{
-	json_t *a = json_object_get(o, "ranks"), *v, *lat;
-	char w2[64];
-	size_t i;
-
-	if (!a || json_is_null(a))
-		return 0;
-	if (!json_is_array(a))
-		return wrong(l, w, "ranks", "an array");
-	if (!json_array_size(a))
-		return 0;
-	t->ranks = calloc(json_array_size(a), sizeof(*t->ranks));
-	if (!t->ranks)
-		return fail(l, -ENOMEM, w, "out of memory");
-	json_array_foreach(a, i, v) {
-		struct rank_test *rt = &t->ranks[i];
-
-		snprintf(w2, sizeof(w2), "%s.ranks[%zu]", w, i);
-		t->nranks = (unsigned)i + 1;
-		if (!json_is_object(v))
-			return fail(l, -EINVAL, w2, "not an object");
-		if (get_u64(l, w2, v, "ops", &rt->ops) || get_u64(l, w2, v, "bytes", &rt->bytes) ||
-		    get_u64(l, w2, v, "runtime_ns", &rt->runtime_ns) ||
-		    get_real(l, w2, v, "bytes_per_sec", &rt->bytes_per_sec) ||
-		    get_u64(l, w2, v, "errors", &rt->errors) ||
-		    get_u64(l, w2, v, "start_ns", &rt->start_ns) ||
-		    get_u64(l, w2, v, "end_ns", &rt->end_ns) ||
-		    get_obj(l, w2, v, "lat_ns", false, &lat) ||
-		    get_u64(l, w2, lat, "n", &rt->lat_n) || get_u64(l, w2, lat, "min", &rt->lat_min) ||
-		    get_u64(l, w2, lat, "max", &rt->lat_max) ||
-		    get_u64(l, w2, lat, "sum", &rt->lat_sum))
-			return -EINVAL;
 	}
 	return 0;
 }
@@ -736,13 +160,13 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 	if (!o || json_is_null(o))
 		return 0;
 	if (!json_is_object(o))
-		return wrong(l, "", "mpi", "an object");
-	if (get_arr(l, "mpi", o, "rank_info", &a))
+		return ld_wrong(l, "", "mpi", "an object");
+	if (ld_arr(l, "mpi", o, "rank_info", &a))
 		return -EINVAL;
 	rr = calloc(1, sizeof(*rr));
 	if (!rr || !(rr->info = calloc(json_array_size(a) + 1, sizeof(*rr->info)))) {
 		free(rr);
-		return fail(l, -ENOMEM, "mpi", "out of memory");
+		return ld_fail(l, -ENOMEM, "mpi", "out of memory");
 	}
 	r->ranks = rr;	/* result_free frees what is loaded */
 	json_array_foreach(a, i, v) {
@@ -750,322 +174,21 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 
 		snprintf(w, sizeof(w), "mpi.rank_info[%zu]", i);
 		if (!json_is_object(v))
-			return fail(l, -EINVAL, w, "not an object");
-		if (get_u32(l, w, v, "rank", &ri->rank) ||
-		    get_u32(l, w, v, "local_rank", &ri->local_rank) ||
-		    get_str(l, w, v, "hostname", ri->hostname, sizeof(ri->hostname)) ||
-		    get_str(l, w, v, "kernel", ri->kernel, sizeof(ri->kernel)) ||
-		    get_str(l, w, v, "version", ri->version, sizeof(ri->version)) ||
-		    get_str(l, w, v, "target", ri->target, sizeof(ri->target)))
+			return ld_fail(l, -EINVAL, w, "not an object");
+		if (ld_u32(l, w, v, "rank", &ri->rank) ||
+		    ld_u32(l, w, v, "local_rank", &ri->local_rank) ||
+		    ld_str(l, w, v, "hostname", ri->hostname, sizeof(ri->hostname)) ||
+		    ld_str(l, w, v, "kernel", ri->kernel, sizeof(ri->kernel)) ||
+		    ld_str(l, w, v, "version", ri->version, sizeof(ri->version)) ||
+		    ld_str(l, w, v, "target", ri->target, sizeof(ri->target)))
 			return -EINVAL;
 		rr->n = (unsigned)i + 1;
 	}
 	result_ranks_summarize(rr);
 	for (i = 0; i < r->ntests; i++)
 		if (r->tests[i].nranks != rr->n && r->tests[i].nranks)
-			return fail(l, -EINVAL, "mpi", "tests[%zu] has %u ranks, rank_info %u", i,
+			return ld_fail(l, -EINVAL, "mpi", "tests[%zu] has %u ranks, rank_info %u", i,
 				    r->tests[i].nranks, rr->n);
-	return 0;
-}
-
-/* Newer than the rest, absent in older results (nothing was watched):
- * "window" and "stalls" (json.c's json_window). */
-static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_result *t)
-{
-	char w2[96];
-	json_t *win = json_object_get(o, "window"), *a, *v;
-	uint64_t run, job, missed = 0;
-	double sec;
-	size_t i;
-
-	if (!win)
-		return 0;
-	sub(w2, sizeof(w2), w, "window");
-	if (!json_is_object(win))
-		return wrong(l, w, "window", "an object");
-	if (get_u64(l, w2, win, "span_ns", &t->window_span_ns) ||
-	    get_u64(l, w2, win, "stall_bound_ns", &t->stall_bound_ns) ||
-	    get_arr(l, w, o, "stalls", &a) ||
-	    (json_object_get(o, "stalls_missed") &&
-	     get_u64(l, w, o, "stalls_missed", &missed)))
-		return -EINVAL;
-	t->stalls_missed = missed > UINT32_MAX ? UINT32_MAX : (unsigned)missed;
-	json_array_foreach(a, i, v) {
-		struct result_stall *st = &t->stalls[t->nstalls];
-		json_t *off;
-
-		snprintf(w2, sizeof(w2), "%s.stalls[%zu]", w, i);
-		if (!json_is_object(v))
-			return wrong(l, w, "stalls", "an array of objects");
-		if (t->nstalls >= RESULT_MAX_STALLS) {
-			t->stalls_missed++;
-			continue;
-		}
-		if (get_u64(l, w2, v, "run", &run) || get_u64(l, w2, v, "job", &job) ||
-		    get_real(l, w2, v, "seconds", &sec) ||
-		    get_u64(l, w2, v, "start_ns", &st->start_ns))
-			return -EINVAL;
-		if (run >= REPEAT_MAX || job >= t->jobs)
-			return fail(l, -EINVAL, w2, "job %" PRIu64 " of run %" PRIu64 " is not "
-				    "one of the test's", job, run);
-		/* at most a day: a test's runtime is */
-		if (!(sec >= 0 && sec <= 86400))
-			return wrong(l, w2, "seconds", "a number of seconds from 0 to 86400");
-		/* a coordinated run's: whose job */
-		st->rank = 0;
-		if (json_object_get(v, "rank")) {
-			uint64_t rank;
-
-			if (get_u64(l, w2, v, "rank", &rank))
-				return -EINVAL;
-			if (rank > INT_MAX)
-				return wrong(l, w2, "rank", "a rank number");
-			st->rank = (unsigned)rank;
-		}
-		off = json_object_get(v, "offset");
-		st->offset_valid = off && !json_is_null(off);
-		if (st->offset_valid && get_u64(l, w2, v, "offset", &st->offset))
-			return -EINVAL;
-		st->run = (unsigned)run;
-		st->job = (unsigned)job;
-		st->ns = (uint64_t)(sec * 1e9 + 0.5);
-		t->nstalls++;
-	}
-	return 0;
-}
-
-static int load_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
-{
-	char w[32], w2[64], s[16], msg[256];
-	json_t *files, *trim, *steady, *lat, *cpu, *dev, *sc, *ferr, *runs, *v;
-	double user, sys, usec;
-	size_t i;
-
-	snprintf(w, sizeof(w), "tests[%u]", idx);
-	if (!json_is_object(o))
-		return fail(l, -EINVAL, w, "not an object");
-	if (get_str(l, w, o, "name", t->name, sizeof(t->name)) ||
-	    get_owned(l, w, o, "workload", &t->workload) ||
-	    get_owned(l, w, o, "engine", &t->engine) ||
-	    get_u32(l, w, o, "bs", &t->bs) || get_u32(l, w, o, "qd", &t->qd) ||
-	    get_u32(l, w, o, "jobs", &t->jobs) || get_bool(l, w, o, "direct", &t->direct) ||
-	    get_bool(l, w, o, "drop_behind", &t->drop_behind))
-		return -EINVAL;
-	if (get_str(l, w, o, "pattern", s, sizeof(s)))
-		return -EINVAL;
-	if (strcmp(s, "seq") && strcmp(s, "rand"))
-		return wrong(l, w, "pattern", "\"seq\" or \"rand\"");
-	t->random = !strcmp(s, "rand");
-	if (get_str(l, w, o, "rw", s, sizeof(s)))
-		return -EINVAL;
-	if (strcmp(s, "read") && strcmp(s, "write"))
-		return wrong(l, w, "rw", "\"read\" or \"write\"");
-	t->is_write = !strcmp(s, "write");
-	if (get_u64(l, w, o, "runtime_ns", &t->runtime_ns) ||
-	    get_u64(l, w, o, "ramp_ns", &t->ramp_ns) ||
-	    get_u64(l, w, o, "size_bytes", &t->size) ||
-	    get_u64(l, w, o, "ops", &t->ops) ||
-	    get_u64(l, w, o, "bytes", &t->bytes))
-		return -EINVAL;
-
-	/* Newer than the rest: a document without it has no file parameters. */
-	files = json_object_get(o, "files");
-	if (files && !json_is_null(files)) {
-		sub(w2, sizeof(w2), w, "files");
-		if (!json_is_object(files))
-			return wrong(l, w, "files", "an object or null");
-		if (get_u64(l, w2, files, "count", &t->params.nfiles) ||
-		    get_u64(l, w2, files, "min_bytes", &t->params.file_min) ||
-		    get_u64(l, w2, files, "max_bytes", &t->params.file_max) ||
-		    get_u32(l, w2, files, "dirs", &t->params.ndirs))
-			return -EINVAL;
-	}
-
-	if (get_obj(l, w, o, "lat_ns", false, &lat))
-		return -EINVAL;
-	t->lat = malloc(sizeof(*t->lat));
-	if (!t->lat)
-		return fail(l, -ENOMEM, w, "out of memory");
-	if (load_lat(l, sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat) ||
-	    load_given(l, w2, lat, t))
-		return -EINVAL;
-
-	if (get_obj(l, w, o, "cpu", false, &cpu) ||
-	    get_real(l, sub(w2, sizeof(w2), w, "cpu"), cpu, "user_pct", &user) ||
-	    get_real(l, w2, cpu, "sys_pct", &sys) ||
-	    get_real(l, w2, cpu, "usec_per_op", &usec))
-		return -EINVAL;
-
-	if (get_obj(l, w, o, "device", true, &dev))
-		return -EINVAL;
-	t->dev_valid = dev != NULL;
-	if (dev && (get_u64(l, sub(w2, sizeof(w2), w, "device"), dev, "read_bytes",
-			    &t->dev_read_bytes) ||
-		    get_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
-		return -EINVAL;
-
-	/* Newer than the rest: absent in older results (not counted, unknown). */
-	if (json_object_get(cpu, "job_max_pct") &&
-	    get_real(l, sub(w2, sizeof(w2), w, "cpu"), cpu, "job_max_pct", &t->cpu_job_max_pct))
-		return -EINVAL;
-	if (json_object_get(o, "syscalls")) {
-		if (get_obj(l, w, o, "syscalls", true, &sc))
-			return -EINVAL;
-		t->syscalls_valid = sc != NULL;
-		if (sc && get_u64(l, sub(w2, sizeof(w2), w, "syscalls"), sc, "total", &t->syscalls))
-			return -EINVAL;
-	}
-
-	if (json_object_get(o, "tool_bound") && get_bool(l, w, o, "tool_bound", &t->tool_bound))
-		return -EINVAL;
-
-	/* Newer than the rest: absent in older results (false). */
-	if (json_object_get(o, "implausible") &&
-	    get_bool(l, w, o, "implausible", &t->implausible))
-		return -EINVAL;
-	/* Newer: older results wrote random data. */
-	if (json_object_get(o, "data")) {
-		if (get_str(l, w, o, "data", s, sizeof(s)))
-			return -EINVAL;
-		if (strcmp(s, "zero") && strcmp(s, "random"))
-			return wrong(l, w, "data", "\"zero\" or \"random\"");
-		t->zero_data = !strcmp(s, "zero");
-	}
-	/* Newer: older results have neither (their tests ran to the runtime). */
-	if (json_object_get(o, "passes") && get_u32(l, w, o, "passes", &t->passes))
-		return -EINVAL;
-	if (json_object_get(o, "passes_done") &&
-	    get_bool(l, w, o, "passes_done", &t->passes_done))
-		return -EINVAL;
-	if (json_object_get(o, "direct_refused") &&
-	    get_bool(l, w, o, "direct_refused", &t->direct_refused))
-		return -EINVAL;
-	/* Newer than the rest: only for a test run in rounds. */
-	steady = json_object_get(o, "steady_state");
-	if (steady) {
-		json_t *win;
-		uint64_t max, first, n;
-		bool ok;
-
-		sub(w2, sizeof(w2), w, "steady_state");
-		if (!json_is_object(steady))
-			return wrong(l, w, "steady_state", "an object");
-		if (get_u64(l, w2, steady, "max_rounds", &max) ||
-		    get_bool(l, w2, steady, "steady", &ok) ||
-		    get_obj(l, w2, steady, "window", true, &win))
-			return -EINVAL;
-		if (max > REPEAT_MAX)
-			return fail(l, -EINVAL, w2, "\"max_rounds\" is %" PRIu64 ", more than %d",
-				    max, REPEAT_MAX);
-		t->steady_max_rounds = (unsigned)max;
-		t->steady = ok;
-		if (win && (get_u64(l, w2, win, "first", &first) ||
-			    get_u64(l, w2, win, "rounds", &n) ||
-			    get_real(l, w2, win, "average_iops", &t->steady_window.average) ||
-			    get_real(l, w2, win, "range", &t->steady_window.range) ||
-			    get_real(l, w2, win, "excursion", &t->steady_window.excursion) ||
-			    get_real(l, w2, win, "slope", &t->steady_window.slope)))
-			return -EINVAL;
-		if (win && (first > REPEAT_MAX || n > REPEAT_MAX))
-			return wrong(l, w2, "window", "rounds within max_rounds");
-		if (win) {
-			t->steady_window.first = (unsigned)first;
-			t->steady_window.n = (unsigned)n;
-			t->steady_window.steady = t->steady;
-		}
-	}
-	/* Newer than the rest: absent when the engine had nothing to say. */
-	if (json_object_get(o, "engine_note") &&
-	    get_str(l, w, o, "engine_note", t->engine_note, sizeof(t->engine_note)))
-		return -EINVAL;
-	/* Newer than the rest: absent when nothing was trimmed. */
-	trim = json_object_get(o, "trim");
-	if (trim) {
-		sub(w2, sizeof(w2), w, "trim");
-		if (!json_is_object(trim))
-			return wrong(l, w, "trim", "an object");
-		if (get_owned(l, w2, trim, "method", &t->trim.method) ||
-		    get_u64(l, w2, trim, "bytes", &t->trim.bytes))
-			return -EINVAL;
-	}
-
-	if (load_verify(l, w, o, &t->verify) || load_stalls(l, w, o, t) ||
-	    load_unwritten(l, w, o, &t->unwritten))
-		return -EINVAL;
-
-	if (get_u64(l, w, o, "errors", &t->errors) ||
-	    get_obj(l, w, o, "first_error", true, &ferr))
-		return -EINVAL;
-	if (ferr) {
-		sub(w2, sizeof(w2), w, "first_error");
-		v = member(l, w2, ferr, "errno");
-		if (!v)
-			return -EINVAL;
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > INT_MAX)
-			return wrong(l, w2, "errno", "a non-negative integer");
-		t->first_errno = (int)json_integer_value(v);
-		if (get_u64(l, w2, ferr, "offset", &t->first_error_offset))
-			return -EINVAL;
-	}
-
-	if (get_arr(l, w, o, "runs", &runs))
-		return -EINVAL;
-	if (json_array_size(runs) > REPEAT_MAX)
-		return fail(l, -EINVAL, w, "more than %d runs", REPEAT_MAX);
-	if (json_array_size(runs)) {
-		t->runs = calloc(json_array_size(runs), sizeof(*t->runs));
-		if (!t->runs)
-			return fail(l, -ENOMEM, w, "out of memory");
-	}
-	json_array_foreach(runs, i, v) {
-		snprintf(w2, sizeof(w2), "%s.runs[%zu]", w, i);
-		t->nruns = (unsigned)i + 1;	/* result_free frees what it holds */
-		if (load_run(l, w2, v, &t->runs[i]))
-			return -EINVAL;
-	}
-	/* The first run's timeline, unless that run had its own (--repeat). */
-	{
-		struct timeline *tl = t->nruns ? &t->runs[0].timeline : &t->timeline;
-
-		if (!tl->interval_ns && load_timeline(l, w, o, tl))
-			return -EINVAL;
-	}
-
-	/*
-	 * The shown figures come from the raw ones by the run's own code. One
-	 * run: as the runner finished it, with its CPU figures (the runs keep
-	 * them in full, "cpu" only to 3 decimals). Several: repeat_finish
-	 * merges them again (medians, CPU from the summed time). Either way
-	 * repeat_finish gives the summary from the runs.
-	 */
-	t->cpu_user_pct = user;
-	t->cpu_sys_pct = sys;
-	t->usec_per_op = usec;
-	if (t->nruns == 1) {
-		t->cpu_user_pct = t->runs[0].cpu_user_pct;
-		t->cpu_sys_pct = t->runs[0].cpu_sys_pct;
-		t->usec_per_op = t->runs[0].usec_per_op;
-	}
-	if (load_test_ranks(l, w, o, t))
-		return -EINVAL;
-	if (t->nruns <= 1)
-		result_finish(t);
-	else
-		result_ranks_finish(t);
-	repeat_finish(t);
-	result_drift(t);
-	result_cliff(t);
-	/* Renderers are total on what passes (issue 27): no NaN, no DBL_MAX. */
-	if (load_check_test(t, idx, w2, sizeof(w2), msg, sizeof(msg)))
-		return fail(l, -EINVAL, w2, "%s", msg);
-	/* Derived: from here on the histogram is kept as its buckets (a
-	 * struct hist is 30 KB, most of a test's memory). */
-	t->lat_sparse = hist_sparse_of(t->lat);
-	if (!t->lat_sparse)
-		return fail(l, -ENOMEM, w, "out of memory");
-	free(t->lat);
-	t->lat = NULL;
 	return 0;
 }
 
@@ -1100,7 +223,7 @@ static json_t *piece(struct ld *l, const char *where, size_t from, size_t to)
 	json_t *v;
 
 	if (to - from > LOAD_MAX_PIECE) {
-		fail(l, -EINVAL, where, "%zu MiB of JSON, more than a result's part may hold "
+		ld_fail(l, -EINVAL, where, "%zu MiB of JSON, more than a result's part may hold "
 		     "(%u MiB)", (to - from) >> 20, LOAD_MAX_PIECE >> 20);
 		return NULL;
 	}
@@ -1119,9 +242,9 @@ static int load_tests(struct ld *l, struct run_result *r)
 	char w[32];
 
 	if (!l->has_tests)
-		return fail(l, -EINVAL, "", "missing key \"tests\"");
+		return ld_fail(l, -EINVAL, "", "missing key \"tests\"");
 	if (l->buf[l->tests_off] != '[')
-		return wrong(l, "", "tests", "an array");
+		return ld_wrong(l, "", "tests", "an array");
 	/* how many (the scan is linear and allocates nothing), then each */
 	for (int pass = 0; pass < 2; pass++) {
 		pos = scan_ws(l->buf, l->tests_end, l->tests_off + 1);
@@ -1136,7 +259,7 @@ static int load_tests(struct ld *l, struct run_result *r)
 				o = piece(l, w, pos, next);
 				if (!o)
 					return -EINVAL;
-				ret = load_test(l, (unsigned)i, o, &r->tests[i]);
+				ret = ld_test(l, (unsigned)i, o, &r->tests[i]);
 				json_decref(o);
 				if (ret)
 					return ret;
@@ -1149,10 +272,10 @@ static int load_tests(struct ld *l, struct run_result *r)
 			break;
 		n = i;
 		if (n > UINT_MAX)
-			return fail(l, -EINVAL, "", "more than %u tests", UINT_MAX);
+			return ld_fail(l, -EINVAL, "", "more than %u tests", UINT_MAX);
 		r->tests = calloc(n, sizeof(*r->tests));
 		if (!r->tests)
-			return fail(l, -ENOMEM, "", "out of memory");
+			return ld_fail(l, -ENOMEM, "", "out of memory");
 		r->ntests = (unsigned)n;	/* zeroed: result_free frees what is loaded */
 	}
 	return 0;
@@ -1165,36 +288,36 @@ static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 	json_t *o, *a, *t;
 	size_t i;
 
-	if (get_obj(l, "", root, "xbench", true, &o))
+	if (ld_obj(l, "", root, "xbench", true, &o))
 		return -EINVAL;
 	if (!o)
 		return 0;
-	if (get_str(l, "xbench", o, "baseline", x->source, sizeof(x->source)) ||
-	    get_arr(l, "xbench", o, "tests", &a))
+	if (ld_str(l, "xbench", o, "baseline", x->source, sizeof(x->source)) ||
+	    ld_arr(l, "xbench", o, "tests", &a))
 		return -EINVAL;
 	if (json_array_size(a) > max)
-		return fail(l, -EINVAL, "xbench", "more than %u tests", max);
+		return ld_fail(l, -EINVAL, "xbench", "more than %u tests", max);
 	json_array_foreach(a, i, t) {
 		struct xbench_score *s = &x->tests[i];
 
 		snprintf(w, sizeof(w), "xbench.tests[%zu]", i);
 		if (!json_is_object(t))
-			return fail(l, -EINVAL, w, "not an object");
-		if (get_owned(l, w, t, "name", &s->name) ||
-		    get_real(l, w, t, "bytes_per_sec", &s->measured) ||
-		    get_real(l, w, t, "baseline_bytes_per_sec", &s->baseline) ||
-		    get_real(l, w, t, "score", &s->score))
+			return ld_fail(l, -EINVAL, w, "not an object");
+		if (ld_owned(l, w, t, "name", &s->name) ||
+		    ld_real(l, w, t, "bytes_per_sec", &s->measured) ||
+		    ld_real(l, w, t, "baseline_bytes_per_sec", &s->baseline) ||
+		    ld_real(l, w, t, "score", &s->score))
 			return -EINVAL;
 		if (!s->name)
-			return wrong(l, w, "name", "a string");
+			return ld_wrong(l, w, "name", "a string");
 		x->n = (unsigned)i + 1;
 	}
-	if (get_real(l, "xbench", o, "sequential", &x->sequential) ||
-	    get_real(l, "xbench", o, "random", &x->random) ||
-	    get_real(l, "xbench", o, "total", &x->total))
+	if (ld_real(l, "xbench", o, "sequential", &x->sequential) ||
+	    ld_real(l, "xbench", o, "random", &x->random) ||
+	    ld_real(l, "xbench", o, "total", &x->total))
 		return -EINVAL;
 	if (load_check_xbench(x, w, sizeof(w), msg, sizeof(msg)))
-		return fail(l, -EINVAL, w, "%s", msg);
+		return ld_fail(l, -EINVAL, w, "%s", msg);
 	x->valid = true;
 	return 0;
 }
@@ -1208,15 +331,15 @@ static int load_precondition(struct ld *l, json_t *root, struct run_precondition
 	if (!o)
 		return 0;
 	if (!json_is_object(o))
-		return wrong(l, "", w, "an object");
-	if (get_u32(l, w, o, "bs", &p->bs) || get_u32(l, w, o, "qd", &p->qd) ||
-	    get_u32(l, w, o, "passes", &p->passes) ||
-	    get_u64(l, w, o, "region_bytes", &p->region) || get_u64(l, w, o, "bytes", &p->bytes) ||
-	    get_u64(l, w, o, "time_ns", &p->time_ns) || get_bool(l, w, o, "complete", &p->complete))
+		return ld_wrong(l, "", w, "an object");
+	if (ld_u32(l, w, o, "bs", &p->bs) || ld_u32(l, w, o, "qd", &p->qd) ||
+	    ld_u32(l, w, o, "passes", &p->passes) ||
+	    ld_u64(l, w, o, "region_bytes", &p->region) || ld_u64(l, w, o, "bytes", &p->bytes) ||
+	    ld_u64(l, w, o, "time_ns", &p->time_ns) || ld_bool(l, w, o, "complete", &p->complete))
 		return -EINVAL;
 	dev = json_object_get(o, "device_write_bytes");
 	p->dev_valid = dev && !json_is_null(dev);
-	if (p->dev_valid && get_u64(l, w, o, "device_write_bytes", &p->dev_write_bytes))
+	if (p->dev_valid && ld_u64(l, w, o, "device_write_bytes", &p->dev_write_bytes))
 		return -EINVAL;
 	p->done = true;
 	return 0;
@@ -1231,16 +354,16 @@ static int load_read_layout(struct ld *l, json_t *root, struct read_layout *p)
 	if (!o)
 		return 0;
 	if (!json_is_object(o))
-		return wrong(l, "", w, "an object");
-	if (get_bool(l, w, o, "checked", &p->checked) ||
-	    get_str(l, w, o, "source", p->source, sizeof(p->source)) ||
-	    get_str(l, w, o, "file", p->file, sizeof(p->file)) ||
-	    get_u64(l, w, o, "offset_bytes", &p->offset) ||
-	    (!p->checked && get_str(l, w, o, "reason", p->why, sizeof(p->why))) ||
-	    get_obj(l, w, o, "laid_out", true, &lo))
+		return ld_wrong(l, "", w, "an object");
+	if (ld_bool(l, w, o, "checked", &p->checked) ||
+	    ld_str(l, w, o, "source", p->source, sizeof(p->source)) ||
+	    ld_str(l, w, o, "file", p->file, sizeof(p->file)) ||
+	    ld_u64(l, w, o, "offset_bytes", &p->offset) ||
+	    (!p->checked && ld_str(l, w, o, "reason", p->why, sizeof(p->why))) ||
+	    ld_obj(l, w, o, "laid_out", true, &lo))
 		return -EINVAL;
-	if (lo && (get_u64(l, "read_layout.laid_out", lo, "bytes", &p->laid_out_bytes) ||
-		   get_u64(l, "read_layout.laid_out", lo, "time_ns", &p->laid_out_ns)))
+	if (lo && (ld_u64(l, "read_layout.laid_out", lo, "bytes", &p->laid_out_bytes) ||
+		   ld_u64(l, "read_layout.laid_out", lo, "time_ns", &p->laid_out_ns)))
 		return -EINVAL;
 	p->laid_out = lo != NULL;
 	p->known = true;
@@ -1252,13 +375,13 @@ static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
 	json_t *a, *v;
 	size_t i;
 
-	if (get_arr(l, "", root, "warnings", &a))
+	if (ld_arr(l, "", root, "warnings", &a))
 		return -EINVAL;
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v))
-			return fail(l, -EINVAL, "", "warnings[%zu] is not a string", i);
+			return ld_fail(l, -EINVAL, "", "warnings[%zu] is not a string", i);
 		if (result_add_warning(r, "%s", json_string_value(v)))
-			return fail(l, -ENOMEM, "", "out of memory");
+			return ld_fail(l, -ENOMEM, "", "out of memory");
 	}
 	return 0;
 }
@@ -1269,34 +392,34 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 
 	/* diskbench's other documents (a tune's, a comparison's): say which */
 	if (json_is_string(schema) && !strncmp(json_string_value(schema), "diskbench-", 10))
-		return fail(l, -EINVAL, "", "a \"%s\" document, not a run's result "
+		return ld_fail(l, -EINVAL, "", "a \"%s\" document, not a run's result "
 			    "(\"diskbench/1\"): report and compare read the JSON of runs",
 			    json_string_value(schema));
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), "diskbench/1"))
-		return fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
+		return ld_fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
 			    "\"diskbench/1\")");
-	if (get_obj(l, "", root, "tool", false, &tool) ||
-	    get_owned(l, "tool", tool, "version", &r->tool_version) ||
-	    get_str(l, "", root, "started_at", r->started_at, sizeof(r->started_at)) ||
-	    get_str(l, "", root, "label", r->label, sizeof(r->label)) ||
+	if (ld_obj(l, "", root, "tool", false, &tool) ||
+	    ld_owned(l, "tool", tool, "version", &r->tool_version) ||
+	    ld_str(l, "", root, "started_at", r->started_at, sizeof(r->started_at)) ||
+	    ld_str(l, "", root, "label", r->label, sizeof(r->label)) ||
 	    load_host(l, root, &r->host) ||
 	    load_target(l, root, &r->target) ||
 	    load_settings(l, root, r) ||
-	    get_u64(l, "", root, "clock_overhead_ns", &r->clock_overhead_ns))
+	    ld_u64(l, "", root, "clock_overhead_ns", &r->clock_overhead_ns))
 		return -EINVAL;
 	/* newer than the rest: absent in older results */
 	if (json_object_get(root, "command_line") &&
-	    get_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
+	    ld_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
 		return -EINVAL;
 	if (json_object_get(root, "imported_from")) {	/* another tool's (import.h) */
 		json_t *o;
 		const char *w = "imported_from";
 
-		if (get_obj(l, "", root, w, false, &o) ||
-		    get_str(l, w, o, "tool", r->imported_from.tool, sizeof(r->imported_from.tool)) ||
-		    get_str(l, w, o, "version", r->imported_from.version,
+		if (ld_obj(l, "", root, w, false, &o) ||
+		    ld_str(l, w, o, "tool", r->imported_from.tool, sizeof(r->imported_from.tool)) ||
+		    ld_str(l, w, o, "version", r->imported_from.version,
 			    sizeof(r->imported_from.version)) ||
-		    get_str(l, w, o, "file", r->imported_from.file, sizeof(r->imported_from.file)))
+		    ld_str(l, w, o, "file", r->imported_from.file, sizeof(r->imported_from.file)))
 			return -EINVAL;
 	}
 	if (load_tests(l, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
@@ -1419,12 +542,12 @@ static int load_doc(struct ld *l, size_t len, json_t **rootp)
 			return syntax(l, next, why);
 		if (scan_ws(l->buf, l->end, next) < l->end)
 			return syntax(l, scan_ws(l->buf, l->end, next), "text after the document");
-		return fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
+		return ld_fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
 			    "\"diskbench/1\")");
 	}
 	root = json_object();
 	if (!root)
-		return fail(l, -ENOMEM, "", "out of memory");
+		return ld_fail(l, -ENOMEM, "", "out of memory");
 	pos = scan_ws(l->buf, l->end, pos + 1);
 	while (pos < l->end && l->buf[pos] != '}') {
 		/* "key": value */
@@ -1453,7 +576,7 @@ static int load_doc(struct ld *l, size_t len, json_t **rootp)
 		}
 		if (json_object_get(root, json_string_value(k)) ||
 		    (l->has_tests && !strcmp(json_string_value(k), "tests"))) {
-			ret = fail(l, -EINVAL, "", "key \"%s\" twice", json_string_value(k));
+			ret = ld_fail(l, -EINVAL, "", "key \"%s\" twice", json_string_value(k));
 			json_decref(k);
 			goto out;
 		}
@@ -1464,7 +587,7 @@ static int load_doc(struct ld *l, size_t len, json_t **rootp)
 		} else {
 			v = piece(l, json_string_value(k), pos, next);
 			if (!v || json_object_set_new(root, json_string_value(k), v)) {
-				ret = v ? fail(l, -ENOMEM, "", "out of memory") : -EINVAL;
+				ret = v ? ld_fail(l, -ENOMEM, "", "out of memory") : -EINVAL;
 				json_decref(k);
 				goto out;
 			}
