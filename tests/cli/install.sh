@@ -2,7 +2,9 @@
 # install.sh - make install into a DESTDIR, checked file by file: the
 # programs, the man page, the profiles in $(pkgdatadir)/profiles, the
 # manual; then the staged diskbench, run from outside any tree, reads its
-# profiles there (and says so, exit 2, when they are missing or unreadable);
+# profiles there (and says so, exit 2, when they are missing or unreadable),
+# and so does its bash completion; the completions are where bash-completion
+# (its pkg-config file, under our prefix) and zsh look;
 # make uninstall takes every file away again.
 set -u
 . "$srcdir/tests/cli/lib.sh"
@@ -18,7 +20,8 @@ mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$build" "$@"; }
 printf 'print-%%:\n\t@echo $($*)\n' >"$TMP_DIR/print.mk"
 var() { mk -f Makefile -f "$TMP_DIR/print.mk" "print-$1"; }
 bindir=$(var bindir) mandir=$(var mandir) profilesdir=$(var profilesdir)
-docdir=$(var docdir) manualdir=$(var manualdir)
+docdir=$(var docdir) manualdir=$(var manualdir) prefix=$(var prefix)
+bashdir=$(var bashcompletiondir) zshdir=$(var zshcompletiondir)
 [ -n "$bindir" ] && [ -n "$profilesdir" ] || fail "cannot read the install directories from $build/Makefile"
 
 mk install DESTDIR="$root" >"$TMP_DIR/install.log" 2>&1 || { cat "$TMP_DIR/install.log"; fail "make install DESTDIR failed"; }
@@ -32,6 +35,9 @@ expect=$TMP_DIR/expect
 	for f in "$srcdir"/profiles/*.ini; do echo "$profilesdir/${f##*/}"; done
 	echo "$docdir/README.md"
 	for f in "$srcdir"/doc/*.md "$srcdir"/doc/report.png; do echo "$manualdir/${f##*/}"; done
+	echo "$bashdir/diskbench"
+	[ -x "$build/diskbench-mpi" ] && echo "$bashdir/diskbench-mpi"
+	echo "$zshdir/_diskbench"
 } | sort >"$expect"
 (cd "$root" && find . -type f -o -type l) | sed 's/^\.//' | sort >"$TMP_DIR/got"
 diff -u "$expect" "$TMP_DIR/got" >"$TMP_DIR/diff" || { cat "$TMP_DIR/diff"; fail "make install put other files than these (- missing, + extra)"; }
@@ -51,6 +57,23 @@ cmp -s "$srcdir/README.md" "$root$docdir/README.md" || fail "installed README.md
 for f in "$srcdir"/doc/*.md; do
 	cmp -s "$f" "$root$manualdir/${f##*/}" || fail "installed ${f##*/} differs"
 done
+cmp -s "$srcdir/completions/diskbench" "$root$bashdir/diskbench" || fail "installed bash completion differs"
+cmp -s "$srcdir/completions/_diskbench" "$root$zshdir/_diskbench" || fail "installed zsh completion differs"
+if [ -x "$build/diskbench-mpi" ]; then
+	[ "$(readlink "$root$bashdir/diskbench-mpi")" = diskbench ] || fail "$bashdir/diskbench-mpi is not a link to diskbench"
+fi
+# the directories bash-completion and zsh look in: bash-completion's own
+# (pkg-config), moved under our prefix; zsh's site-functions
+if ! "$build/config.status" --config | grep -q bashcompletiondir; then
+	if pc=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null) && [ -n "$pc" ]; then
+		pcp=$(pkg-config --variable=prefix bash-completion)
+		[ "$bashdir" = "$prefix${pc#"$pcp"}" ] || fail "bash completion in $bashdir, not bash-completion's $pc under $prefix"
+	else
+		[ "$bashdir" = "$prefix/share/bash-completion/completions" ] || fail "bash completion in $bashdir"
+	fi
+fi
+"$build/config.status" --config | grep -q zshcompletiondir ||
+	[ "$zshdir" = "$prefix/share/zsh/site-functions" ] || fail "zsh completion in $zshdir, not site-functions"
 
 # ---- the staged program, from a directory outside every tree
 db=$root$bindir/diskbench
@@ -65,6 +88,14 @@ done
 # is listed and runs
 printf '[profile]\ndescription = added after install\n[r]\ntest = seq-read\nbs = 64k\n' >"$dir/site.ini"
 "$db" list profiles | grep -q '^site  *added after install$' || fail "a profile added to $profilesdir is not listed"
+bc=/usr/share/bash-completion/bash_completion
+if [ -f "$bc" ]; then
+	# the installed completion, driving the installed program
+	got=$(bash -c '. "$1"; . "$2"; COMP_WORDS=("$3" --profile s); COMP_CWORD=2
+		COMP_LINE="$3 --profile s"; COMP_POINT=${#COMP_LINE}; _diskbench; echo "${COMPREPLY[*]}"' \
+		_ "$bc" "$root$bashdir/diskbench" "$db" 2>&1)
+	[ "$got" = site ] || fail "the installed completion of --profile s: '$got', want site"
+fi
 "$db" --profile site --engine null --runtime 100ms --ramp 0 --size 1m --json "$TMP_DIR/site.json" --quiet . ||
 	fail "the installed --profile site failed"
 [ "$(json "$TMP_DIR/site.json" 'd["tests"][0]["bs"]')" = 65536 ] || fail "--profile site did not run the installed file"
