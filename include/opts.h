@@ -81,10 +81,32 @@ struct settings {
 	const char *label;
 	bool quiet;
 	bool help, version;
+	/* The other subcommands' own (opts_parse_cmd). tune: the value lists
+	 * of its sweeps (by option name: opts_get_str), the trials' workload,
+	 * blocks (0: unset), --apply, --restore; tune and compare: the noise
+	 * band as a fraction (-1: unset); compare and report: --max-input
+	 * (0: unset). */
+	const char *sweep[8];
+	const char *workload;
+	uint64_t blocks;
+	double noise;
+	bool apply, restore;
+	uint64_t max_input;
 	/* Bit i set: option i of the table was given (opts_parse, opts_set).
 	 * The command line is parsed into its own struct so that it can be
 	 * laid over a profile's settings last (opts_override). */
 	uint8_t given[OPTS_MAX_OPTS / 8];
+};
+
+/* The subcommands, as bits: each option's row says which take it. */
+enum opts_cmd {
+	OPTS_CMD_RUN = 1u << 0,
+	OPTS_CMD_TUNE = 1u << 1,
+	OPTS_CMD_COMPARE = 1u << 2,
+	OPTS_CMD_REPORT = 1u << 3,
+	OPTS_CMD_INFO = 1u << 4,
+	OPTS_CMD_LIST = 1u << 5,
+	OPTS_CMD_ALL = (1u << 6) - 1,
 };
 
 /* Where a key is set, which decides which keys are allowed. */
@@ -111,6 +133,32 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	       size_t maxpos, size_t *npos, char *err, size_t errlen);
 
 /*
+ * opts_parse for subcommand cmd (one OPTS_CMD_* bit): only the options whose
+ * row has cmd are taken. One spelled exactly as another subcommand's option
+ * is -EPERM, with err "--trim is a run option tune does not take" (the
+ * caller may add what to use instead); any other failure is -EINVAL as for
+ * opts_parse. Long options are matched whole: no abbreviations, so that a
+ * new option never changes what an old command line means.
+ */
+int opts_parse_cmd(struct settings *s, unsigned cmd, int argc, char **argv,
+		   const char **positional, size_t maxpos, size_t *npos, char *err, size_t errlen);
+
+/* A string option's value by long name ("scheduler"), NULL when unset or
+ * when key is no string option. */
+const char *opts_get_str(const struct settings *s, const char *key);
+
+/* The subcommands' names, for messages and listings: "run", "tune", ...;
+ * cmd is one OPTS_CMD_* bit. */
+const char *opts_cmd_name(unsigned cmd);
+
+/* One line per option for completions and scripts, in a stable format:
+ * "--name<TAB>ARG<TAB>run,tune\n", ARG empty for a flag, and "[=DEV]" for
+ * a value that is optional and must then be attached with '='. An option
+ * of several rows (one per subcommand) is one line, its subcommands joined
+ * in the order run, tune, compare, report, info, list. */
+void opts_list(FILE *f);
+
+/*
  * Apply one option by its long name (no "--") and value text through the
  * same parser and validation as the command line, and mark it given. A flag
  * takes true/false/yes/no/1/0 ("direct = false" is --buffered). value must
@@ -132,8 +180,10 @@ bool opts_given(const struct settings *s, const char *key);
  * the command line overrides a profile key by key. */
 void opts_override(struct settings *dst, const struct settings *src);
 
-/* Write the options' help lines (one per option, from the table) to f. */
+/* Write the options' help lines (one per option, from the table) to f:
+ * the run's (opts_help), or those of subcommand cmd. */
 void opts_help(FILE *f);
+void opts_help_cmd(FILE *f, unsigned cmd);
 
 /* Echo every option's effective value into the result's settings. */
 void opts_echo(const struct settings *s, struct run_result *r);

@@ -25,6 +25,12 @@ int parse_duration(const char *s, uint64_t *out_ns);
 /* A decimal count in [min, max]. */
 int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/* A percentage: a decimal number, "3", "2.5" or "3%" (one form for every
+ * option that takes one: --noise of tune and compare). *out is the number
+ * (3 for "3%"), never negative, NaN or infinite: else -EINVAL. The caller
+ * checks the range, which differs by option. */
+int parse_percent(const char *s, double *out);
+
 /* Split a comma list into at most max items, each parsed with fn (one of
  * the above with min/max folded in by the caller through a wrapper), into
  * out[]. Empty items are -EINVAL. Sets *n. */

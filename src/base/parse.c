@@ -1,8 +1,10 @@
 /* parse.c - strict, exact parsers for sizes, durations, counts and lists. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -229,6 +231,26 @@ int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (!s)
 		return -EINVAL;
 	return count_span(s, strlen(s), min, max, out);
+}
+
+int parse_percent(const char *s, double *out)
+{
+	char *end;
+	double x;
+
+	/* strtod alone takes " 3", "0x3", "inf" and "nan": digits only */
+	if (!s || !strchr("0123456789.", s[0]) || strpbrk(s, "xXpP"))
+		return -EINVAL;
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || errno || !isfinite(x) || x < 0)
+		return -EINVAL;
+	if (*end == '%')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = x;
+	return 0;
 }
 
 /*

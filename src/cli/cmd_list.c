@@ -1,10 +1,11 @@
-/* cmd_list.c - "diskbench list engines|profiles|tests": what this build can do here. */
+/* cmd_list.c - "diskbench list engines|profiles|tests|options": what this build can do here. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "engine.h"
+#include "opts.h"
 #include "profile.h"
 #include "workload.h"
 
@@ -77,13 +78,18 @@ int cmd_list(int argc, char **argv)
 		return list_tests();
 	if (argc == 2 && !strcmp(argv[1], "profiles"))
 		return list_profiles();
+	/* for completions and scripts: "--name<TAB>ARG<TAB>run,tune" a line */
+	if (argc == 2 && !strcmp(argv[1], "options")) {
+		opts_list(stdout);
+		return EXIT_OK;
+	}
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: diskbench list engines|profiles|tests\n");
+		printf("usage: diskbench list engines|profiles|tests|options\n");
 		return EXIT_OK;
 	}
 	if (argc < 2)
-		cli_error("list: what to list? (engines, profiles, tests)");
+		cli_error("list: what to list? (engines, profiles, tests, options)");
 	else
-		cli_error("list: unknown list '%s' (engines, profiles, tests)", argv[1]);
+		cli_error("list: unknown list '%s' (engines, profiles, tests, options)", argv[1]);
 	return EXIT_USAGE;
 }

@@ -843,7 +843,15 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	opts_defaults(&c->cli);
-	if (opts_parse(&c->cli, c->a.rargc, c->a.rargv, pos, 1, &npos, err, sizeof(err))) {
+	/* a run option that means nothing to a sweep is refused by its row
+	 * (not a tune option), never dropped */
+	ret = opts_parse_cmd(&c->cli, OPTS_CMD_TUNE, c->a.rargc, c->a.rargv, pos, 1, &npos, err,
+			     sizeof(err));
+	if (ret == -EPERM) {
+		cli_error("tune: %s (--workload, --blocks, --json and --html are tune's)", err);
+		return EXIT_USAGE;
+	}
+	if (ret) {
 		cli_error("tune: %s", err);
 		fprintf(stderr, "Try 'diskbench tune --help'.\n");
 		return EXIT_USAGE;
@@ -851,19 +859,6 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	if (c->a.help || c->cli.help) {
 		usage(stdout);
 		return -1;
-	}
-	/* run options that mean nothing to a sweep: refused, never dropped */
-	for (const char *const *o = (const char *const[]){ "test", "repeat", "csv", "bonnie-csv",
-							   "profile", "steady-state", "round",
-							   "max-rounds", "trim", "verify",
-							   "drop-caches", "label", "precondition",
-							   "precondition-size", "hipri", NULL };
-	     *o; o++) {
-		if (opts_given(&c->cli, *o)) {
-			cli_error("tune: --%s is a run option tune does not take (--workload, "
-				  "--blocks, --json and --html are tune's)", *o);
-			return EXIT_USAGE;
-		}
 	}
 	if (c->a.restore) {
 		ret = restore_leftovers(c, npos ? pos[0] : NULL);

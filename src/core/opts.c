@@ -1,4 +1,4 @@
-/* opts.c - the option table and the one parser built from it. */
+/* opts.c - the one parser built from the option table (opts_table.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -7,206 +7,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "opts.h"
+#include "opts_int.h"
 #include "parse.h"
-#include "repeat.h"
-
-enum opt_kind {
-	OPT_STR,	/* const char * */
-	OPT_OPT_STR,	/* const char *, optional value: "" when given bare */
-	OPT_CHOICE,	/* const char *, one of the '|'-separated words of arg */
-	OPT_SIZE,	/* uint64_t bytes */
-	OPT_SIZE_RANGE,	/* uint64_t[2] min, max from "SIZE" or "MIN-MAX"; count = 2 */
-	OPT_DURATION,	/* uint64_t ns */
-	OPT_COUNT,	/* uint64_t in [min, max] */
-	OPT_SIZE_LIST,	/* uint64_t[] + size_t count right after */
-	OPT_COUNT_LIST,
-	OPT_CPU_LIST,
-	OPT_SET_INT,	/* flag: int field = min */
-	OPT_SET_BOOL,	/* flag: bool field = true */
-};
-
-/* Where an option may be set besides the command line. */
-enum opt_scope {
-	SC_CLI,		/* command line only: what to do with this run's output
-			 * or safety, never something a profile file decides */
-	SC_RUN,		/* also [profile]: one value for the whole run */
-	SC_TEST,	/* also [profile] and test groups */
-	SC_GROUP,	/* also test groups, not [profile] ("test") */
-};
-
-struct opt_def {
-	const char *name;
-	const char *arg;	/* metavar for --help; NULL for flags */
-	enum opt_kind kind;
-	size_t off;		/* field in struct settings */
-	size_t count_off;	/* list kinds: the count field */
-	uint64_t min, max;
-	bool echo;		/* shapes results: echoed into every report */
-	enum opt_scope scope;
-	const char *help;
-};
 
 #define F(field) offsetof(struct settings, field)
-#define SEC 1000000000ull
 
-/*
- * One row per option, in --help order. Fields left out are zero: no count
- * field, no range, not echoed. scope is always spelled out, SC_CLI too: it
- * decides what a profile file may set. An OPT_SET_INT flag stores .min in
- * its field, which is why "buffered" spells out .min = 0.
- */
-static const struct opt_def opt_table[] = {
-	{ .name = "profile", .arg = "NAME|FILE", .kind = OPT_STR, .off = F(profile),
-	  .echo = true, .scope = SC_CLI,
-	  .help = "the plan: a profile of 'diskbench list profiles' or an .ini file "
-		  "(default: quick)" },
-	{ .name = "engine", .arg = "NAME", .kind = OPT_STR, .off = F(engine),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "io_uring, libaio, sync, direct, null or auto (default: auto)" },
-	{ .name = "test", .arg = "LIST", .kind = OPT_STR, .off = F(tests),
-	  .echo = true, .scope = SC_GROUP,
-	  .help = "only these workloads, with the profile's settings (see: diskbench list tests)" },
-	{ .name = "bs", .arg = "LIST", .kind = OPT_SIZE_LIST, .off = F(bs), .count_off = F(nbs),
-	  .min = 512, .max = 64u << 20, .echo = true, .scope = SC_TEST,
-	  .help = "block sizes, e.g. 4k,256k,1m (default: the profile's, else 1m seq, 4k rand)" },
-	{ .name = "qd", .arg = "LIST", .kind = OPT_COUNT_LIST, .off = F(qd), .count_off = F(nqd),
-	  .min = 1, .max = 4096, .echo = true, .scope = SC_TEST,
-	  .help = "queue depths per job, e.g. 1,32 (default: the profile's, else 1)" },
-	{ .name = "jobs", .arg = "N", .kind = OPT_COUNT, .off = F(jobs),
-	  .min = 1, .max = 1024, .echo = true, .scope = SC_TEST,
-	  .help = "jobs per test, each with its own queue; two or more are processes of "
-		  "their own (default: 1)" },
-	{ .name = "runtime", .arg = "TIME", .kind = OPT_DURATION, .off = F(runtime_ns),
-	  .min = 1000000, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
-	  .help = "measured time per test: 500ms, 5s, 2m (default: 5s)" },
-	{ .name = "ramp", .arg = "TIME", .kind = OPT_DURATION, .off = F(ramp_ns),
-	  .max = 3600 * SEC, .echo = true, .scope = SC_TEST,
-	  .help = "unmeasured warm-up per test (default: 1s)" },
-	{ .name = "settle", .arg = "TIME", .kind = OPT_DURATION, .off = F(settle_ns),
-	  .max = 60 * SEC, .echo = true, .scope = SC_TEST,
-	  .help = "before each test, sync() and stay idle this long, as hdparm does before it "
-		  "times (default: 0; the hdparm profile: 3s)" },
-	{ .name = "interval", .arg = "TIME", .kind = OPT_DURATION, .off = F(interval_ns),
-	  .min = TIMELINE_MIN_INTERVAL_NS, .max = 86400 * SEC, .echo = true, .scope = SC_TEST,
-	  .help = "timeline interval (default: 1s; runtime/10 under 10s, at least 100ms)" },
-	{ .name = "repeat", .arg = "N", .kind = OPT_COUNT, .off = F(repeat),
-	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
-	  .help = "run the whole plan N times, in passes; report the median (default: 1)" },
-	{ .name = "size", .arg = "SIZE", .kind = OPT_SIZE, .off = F(size),
-	  .min = 4096, .max = UINT64_MAX, .echo = true, .scope = SC_TEST,
-	  .help = "working set, e.g. 1g (default: 1g in a directory, all of a device or file)" },
-	{ .name = "seed", .arg = "N", .kind = OPT_COUNT, .off = F(seed),
-	  .max = UINT64_MAX, .echo = true, .scope = SC_TEST,
-	  .help = "seed for random offsets and data (default: 42)" },
-	/* Two flags on one field: giving both is a contradiction (opts_exclusive). */
-	{ .name = "direct", .kind = OPT_SET_INT, .off = F(direct),
-	  .min = 1, .echo = true, .scope = SC_TEST,
-	  .help = "O_DIRECT: bypass the page cache (default)" },
-	{ .name = "buffered", .kind = OPT_SET_INT, .off = F(direct),
-	  .min = 0, .scope = SC_TEST,
-	  .help = "go through the page cache as if the file were larger than RAM (drop-behind)" },
-	{ .name = "data", .arg = "random|zero", .kind = OPT_CHOICE, .off = F(data),
-	  .echo = true, .scope = SC_TEST,
-	  .help = "what block tests write: incompressible (default) or zeros, which "
-		  "compression and dedup shrink" },
-	{ .name = "char-mode", .arg = "stdio|syscall", .kind = OPT_CHOICE, .off = F(char_mode),
-	  .echo = true, .scope = SC_TEST,
-	  .help = "char-*: putc/getc through stdio (default) or one-byte read/write" },
-	{ .name = "files", .arg = "N", .kind = OPT_COUNT, .off = F(files),
-	  .min = 1, .max = 1u << 30, .echo = true, .scope = SC_TEST,
-	  .help = "meta-*: number of files to create, stat and delete" },
-	{ .name = "file-size", .arg = "SIZE|MIN-MAX", .kind = OPT_SIZE_RANGE, .off = F(file_size),
-	  .count_off = F(nfile_size), .max = 1ull << 40, .echo = true, .scope = SC_TEST,
-	  .help = "meta-*: size of each file, or a range, e.g. 0, 4k, 1k-16k" },
-	{ .name = "dirs", .arg = "N", .kind = OPT_COUNT, .off = F(dirs),
-	  .min = 1, .max = 1u << 20, .echo = true, .scope = SC_TEST,
-	  .help = "meta-*: directories the files are spread over" },
-	{ .name = "fsync", .kind = OPT_SET_BOOL, .off = F(fsync),
-	  .echo = true, .scope = SC_TEST,
-	  .help = "meta-*: fsync each file after writing it" },
-	{ .name = "destructive", .arg = "[=DEV]", .kind = OPT_OPT_STR, .off = F(destructive),
-	  .echo = true, .scope = SC_CLI,
-	  .help = "allow writes to a device or an existing file, laying out the read tests' region "
-		  "first; =DEV also overrides a signature" },
-	{ .name = "max-fill", .arg = "PCT", .kind = OPT_COUNT, .off = F(max_fill),
-	  .min = 1, .max = 100, .echo = true, .scope = SC_RUN,
-	  .help = "never fill a directory's fs (space, inodes) past PCT % (default: 90)" },
-	{ .name = "drop-caches", .kind = OPT_SET_BOOL, .off = F(drop_caches),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "sync and drop the page cache before each test (root)" },
-	{ .name = "trim", .kind = OPT_SET_BOOL, .off = F(trim),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "discard before each write test: fstrim a directory's fs, or the "
-		  "test's range of a device (root)" },
-	{ .name = "verify", .kind = OPT_SET_BOOL, .off = F(verify),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "self-checking writes (offset, seed, crc32c), read back after each write test" },
-	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "
-		  "with nvme.poll_queues)" },
-	{ .name = "steady-state", .kind = OPT_SET_BOOL, .off = F(steady_state),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "run each test in rounds until steady (SNIA PTS: 5 rounds within 20 %, "
-		  "slope within 10 %)" },
-	{ .name = "round", .arg = "TIME", .kind = OPT_DURATION, .off = F(round_ns),
-	  .min = 1000000, .max = 86400 * SEC, .echo = true, .scope = SC_RUN,
-	  .help = "--steady-state: the length of a round (default: --runtime)" },
-	{ .name = "max-rounds", .arg = "N", .kind = OPT_COUNT, .off = F(max_rounds),
-	  .min = 1, .max = REPEAT_MAX, .echo = true, .scope = SC_RUN,
-	  .help = "--steady-state: give up after N rounds (default: 25)" },
-	{ .name = "precondition", .kind = OPT_SET_BOOL, .off = F(precondition),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "first write the device (or working set) twice over in 128k sequential "
-		  "writes, then run each test until steady (SNIA PTS)" },
-	{ .name = "precondition-size", .arg = "SIZE", .kind = OPT_SIZE,
-	  .off = F(precondition_size), .min = 1u << 20, .max = UINT64_MAX, .echo = true,
-	  .scope = SC_RUN,
-	  .help = "--precondition: write this much (default: twice the device or working set)" },
-	{ .name = "cpus", .arg = "LIST", .kind = OPT_CPU_LIST, .off = F(cpus),
-	  .count_off = F(ncpus), .echo = true, .scope = SC_RUN,
-	  .help = "pin job i to the i-th CPU of a list like 0-3,6" },
-	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)" },
-	{ .name = "scores", .arg = "xbench", .kind = OPT_CHOICE, .off = F(scores),
-	  .scope = SC_RUN,
-	  .help = "score the tests as Xbench does (against its reference, or --baseline)" },
-	{ .name = "figures", .arg = "bonnie|crystal", .kind = OPT_CHOICE, .off = F(figures),
-	  .echo = true, .scope = SC_RUN,
-	  .help = "also print the classic tool's own table: bonnie++'s layout or "
-		  "CrystalDiskMark's grid (the bonnie and crystal profiles say so)" },
-	{ .name = "label", .arg = "TEXT", .kind = OPT_STR, .off = F(label),
-	  .scope = SC_RUN,
-	  .help = "a label stored in the report" },
-	{ .name = "json", .arg = "FILE", .kind = OPT_STR, .off = F(json),
-	  .scope = SC_CLI,
-	  .help = "write the result as JSON to FILE (- = stdout)" },
-	{ .name = "csv", .arg = "FILE", .kind = OPT_STR, .off = F(csv),
-	  .scope = SC_CLI,
-	  .help = "write a CSV row per test to FILE (- = stdout)" },
-	{ .name = "bonnie-csv", .arg = "FILE", .kind = OPT_STR, .off = F(bonnie_csv),
-	  .scope = SC_CLI,
-	  .help = "write bonnie++'s CSV line (for bon_csv2txt, bon_csv2html) to FILE" },
-	{ .name = "html", .arg = "FILE", .kind = OPT_STR, .off = F(html),
-	  .scope = SC_CLI,
-	  .help = "write one self-contained HTML report with charts to FILE" },
-	{ .name = "baseline", .arg = "FILE", .kind = OPT_STR, .off = F(baseline),
-	  .scope = SC_CLI,
-	  .help = "score xbench tests against a saved diskbench result instead of Xbench's" },
-	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
-	  .scope = SC_CLI,
-	  .help = "no progress or table; warnings stay on stderr (2>/dev/null drops them)" },
-	{ .name = "help", .kind = OPT_SET_BOOL, .off = F(help),
-	  .scope = SC_CLI,
-	  .help = "this help" },
-	{ .name = "version", .kind = OPT_SET_BOOL, .off = F(version),
-	  .scope = SC_CLI,
-	  .help = "print the version" },
-};
-#define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
-_Static_assert(NOPTS <= OPTS_MAX_OPTS, "grow OPTS_MAX_OPTS: the given bitmap is too small");
+#define opt_table opts_rows
+#define NOPTS opts_nrows
 
 static void mark_given(struct settings *s, size_t i)
 {
@@ -229,6 +36,7 @@ void opts_defaults(struct settings *s)
 	s->seed = 42;
 	s->direct = 1;
 	s->max_fill = 90;
+	s->noise = -1;
 }
 
 /* What a value of this kind is, and an example, for error messages. */
@@ -301,6 +109,23 @@ static int parse_size_range(const char *val, uint64_t out[2])
 	return ret;
 }
 
+/* A percentage in [min, max] (max excluded when max_open) into *out as a
+ * fraction. */
+static int apply_percent(const struct opt_def *o, double *out, const char *val, const char *pfx,
+			 char *err, size_t errlen)
+{
+	double pct;
+
+	if (parse_percent(val, &pct) || pct < (double)o->min || pct > (double)o->max ||
+	    (o->max_open && pct == (double)o->max)) {
+		snprintf(err, errlen, "%s%s: '%s' is not a percentage from %" PRIu64 " to %" PRIu64
+			 " (e.g. 3)", pfx, o->name, val, o->min, o->max);
+		return -EINVAL;
+	}
+	*out = pct / 100;
+	return 0;
+}
+
 /*
  * Apply one option's value to s; a flag is set (on) or cleared (!on: the
  * opposite value, so "direct = false" means buffered). pfx is "--" on the
@@ -340,6 +165,8 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 	case OPT_SET_BOOL:
 		*(bool *)(base + o->off) = on;
 		return 0;
+	case OPT_PERCENT:
+		return apply_percent(o, (double *)(base + o->off), val, pfx, err, errlen);
 	case OPT_SIZE:
 		ret = parse_size(val, u64);
 		break;
@@ -400,22 +227,81 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 	return 0;
 }
 
-int opts_parse(struct settings *s, int argc, char **argv, const char **positional,
-	       size_t maxpos, size_t *npos, char *err, size_t errlen)
+static const char *const cmd_names[] = { "run", "tune", "compare", "report", "info", "list" };
+
+const char *opts_cmd_name(unsigned cmd)
 {
-	struct option lopts[NOPTS + 1];
-	size_t i;
+	for (size_t i = 0; i < sizeof(cmd_names) / sizeof(cmd_names[0]); i++)
+		if (cmd == 1u << i)
+			return cmd_names[i];
+	return "?";
+}
+
+/* typed ("--trim", "--trim=x", "--tr") is no option of cmd: say which
+ * subcommand's it is, if it is spelled whole, else that it is unknown. */
+static int refuse(const char *typed, unsigned cmd, char *err, size_t errlen)
+{
+	size_t n = strcspn(typed + 2, "=");
+
+	for (size_t i = 0; typed[0] == '-' && typed[1] == '-' && i < NOPTS; i++) {
+		const struct opt_def *o = &opt_table[i];
+		unsigned first = o->cmds & -o->cmds;	/* the lowest bit: run before tune */
+
+		if (strlen(o->name) != n || strncmp(o->name, typed + 2, n) || (o->cmds & cmd))
+			continue;
+		snprintf(err, errlen, "--%s is a%s %s option %s does not take", o->name,
+			 first == OPTS_CMD_INFO ? "n" : "", opts_cmd_name(first), opts_cmd_name(cmd));
+		return -EPERM;
+	}
+	snprintf(err, errlen, "unknown option '%s'", typed);
+	return -EINVAL;
+}
+
+/* The option getopt_long matched at argv[optind - 1 or 2], as typed: what
+ * was typed must be its whole name (getopt also takes an abbreviation). */
+static const char *typed_option(int argc, char **argv)
+{
+	const char *a = argv[optind - 1];
+
+	if (optarg && optarg == a && optind >= 2 && optind - 2 < argc)
+		a = argv[optind - 2];	/* "--bs 4k": the value was the next word */
+	return a;
+}
+
+static bool spelled_whole(const struct opt_def *o, const char *typed)
+{
+	size_t n = strlen(o->name);
+
+	return typed[0] == '-' && typed[1] == '-' && !strncmp(typed + 2, o->name, n) &&
+	       (typed[2 + n] == '\0' || typed[2 + n] == '=');
+}
+
+/* getopt_long's table of cmd's options; map[k] is the row of lopts[k]. */
+static void cmd_longopts(unsigned cmd, struct option *lopts, size_t *map)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (!(opt_table[i].cmds & cmd))
+			continue;
+		lopts[k].name = opt_table[i].name;
+		lopts[k].has_arg = opt_table[i].kind == OPT_OPT_STR ? optional_argument :
+				   opt_table[i].arg ? required_argument : no_argument;
+		lopts[k].flag = NULL;
+		lopts[k].val = 256 + (int)k;
+		map[k++] = i;
+	}
+	memset(&lopts[k], 0, sizeof(lopts[k]));
+}
+
+int opts_parse_cmd(struct settings *s, unsigned cmd, int argc, char **argv,
+		   const char **positional, size_t maxpos, size_t *npos, char *err, size_t errlen)
+{
+	struct option lopts[OPTS_MAX_OPTS + 1];
+	size_t map[OPTS_MAX_OPTS], i;
 	int c, idx;
 
-	for (i = 0; i < NOPTS; i++) {
-		lopts[i].name = opt_table[i].name;
-		lopts[i].has_arg = opt_table[i].kind == OPT_OPT_STR ? optional_argument :
-				   opt_table[i].arg ? required_argument : no_argument;
-		lopts[i].flag = NULL;
-		lopts[i].val = 256 + (int)i;
-	}
-	memset(&lopts[NOPTS], 0, sizeof(lopts[NOPTS]));
-
+	cmd_longopts(cmd, lopts, map);
 	*npos = 0;
 	/* 0, not 1: glibc then forgets a previous parse as well, which may
 	 * have stopped inside a group of short options ("-xh") and would
@@ -423,18 +309,28 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	optind = 0;
 	opterr = 0;
 	/* "+" would stop at the first non-option; we allow options after the
-	 * target like most GNU tools, so use the default permuting mode. */
-	while ((c = getopt_long(argc, argv, ":h", lopts, &idx)) != -1) {
+	 * target like most GNU tools, so use the default permuting mode.
+	 * -q is --quiet where a subcommand has one. */
+	while ((c = getopt_long(argc, argv, ":hq", lopts, &idx)) != -1) {
+		const struct opt_def *o;
+
 		if (c == 'h') {
 			s->help = true;
 			continue;
 		}
-		if (c == '?') {
-			if (optopt && optopt < 256)
-				snprintf(err, errlen, "unknown option '-%c'", optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
+		if (c == 'q' && !(cmd & OPTS_CMD_RUN)) {
+			for (i = 0; i < NOPTS; i++)
+				if ((opt_table[i].cmds & cmd) && !strcmp(opt_table[i].name, "quiet"))
+					mark_given(s, i);
+			s->quiet = true;
+			continue;
+		}
+		if (c == '?' || c == 'q') {
+			if (c == 'q' || (optopt && optopt < 256)) {
+				snprintf(err, errlen, "unknown option '-%c'", c == 'q' ? 'q' : optopt);
+				return -EINVAL;
+			}
+			return refuse(argv[optind - 1], cmd, err, errlen);
 		}
 		if (c == ':') {
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
@@ -444,10 +340,12 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 			snprintf(err, errlen, "internal error parsing options");
 			return -EINVAL;
 		}
-		if (opt_apply(&opt_table[c - 256], s, optarg ? optarg : "", true, "--", err,
-			      errlen) < 0)
+		o = &opt_table[map[c - 256]];
+		if (!spelled_whole(o, typed_option(argc, argv)))
+			return refuse(typed_option(argc, argv), cmd, err, errlen);
+		if (opt_apply(o, s, optarg ? optarg : "", true, "--", err, errlen) < 0)
 			return -EINVAL;
-		mark_given(s, (size_t)(c - 256));
+		mark_given(s, map[c - 256]);
 	}
 	/* Two options that set one field (--direct, --buffered) contradict. */
 	for (i = 0; i < NOPTS; i++) {
@@ -469,15 +367,54 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	return 0;
 }
 
-void opts_help(FILE *f)
+int opts_parse(struct settings *s, int argc, char **argv, const char **positional,
+	       size_t maxpos, size_t *npos, char *err, size_t errlen)
+{
+	return opts_parse_cmd(s, OPTS_CMD_RUN, argc, argv, positional, maxpos, npos, err, errlen);
+}
+
+void opts_help_cmd(FILE *f, unsigned cmd)
 {
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt_def *o = &opt_table[i];
 		char lhs[40];
 
+		if (!(o->cmds & cmd))
+			continue;
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", o->name,
 			 o->arg && o->kind != OPT_OPT_STR ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-20s %s\n", lhs, o->help);
+	}
+}
+
+void opts_help(FILE *f)
+{
+	opts_help_cmd(f, OPTS_CMD_RUN);
+}
+
+void opts_list(FILE *f)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt_def *o = &opt_table[i];
+		unsigned cmds = 0;
+		const char *sep = "";
+
+		for (size_t k = 0; k < i && cmds != ~0u; k++)
+			if (!strcmp(opt_table[k].name, o->name))
+				cmds = ~0u;	/* listed with its first row */
+		if (cmds)
+			continue;
+		for (size_t k = i; k < NOPTS; k++)
+			if (!strcmp(opt_table[k].name, o->name))
+				cmds |= opt_table[k].cmds;
+		fprintf(f, "--%s\t%s\t", o->name, o->arg ? o->arg : "");
+		for (size_t b = 0; b < sizeof(cmd_names) / sizeof(cmd_names[0]); b++) {
+			if (cmds & (1u << b)) {
+				fprintf(f, "%s%s", sep, cmd_names[b]);
+				sep = ",";
+			}
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -522,6 +459,9 @@ static void opt_value(const struct opt_def *o, const struct settings *s, char *b
 		break;
 	case OPT_SET_BOOL:
 		snprintf(buf, len, "%s", *(const bool *)(base + o->off) ? "true" : "false");
+		break;
+	case OPT_PERCENT:
+		snprintf(buf, len, "%g", *(const double *)(base + o->off) * 100);
 		break;
 	case OPT_SIZE:
 		format_size(*u64, buf, len);
@@ -588,10 +528,11 @@ void opts_echo(const struct settings *s, struct run_result *r)
 	}
 }
 
+/* The run's row of option key (the one a profile key names). */
 static const struct opt_def *opt_find(const char *key, size_t *idx)
 {
 	for (size_t i = 0; i < NOPTS; i++) {
-		if (!strcmp(opt_table[i].name, key)) {
+		if (!strcmp(opt_table[i].name, key) && (opt_table[i].cmds & OPTS_CMD_RUN)) {
 			*idx = i;
 			return &opt_table[i];
 		}
@@ -677,9 +618,22 @@ bool opts_exclusive(const char *a, const char *b)
 
 bool opts_given(const struct settings *s, const char *key)
 {
-	size_t idx;
+	for (size_t i = 0; i < NOPTS; i++)
+		if (!strcmp(opt_table[i].name, key) && is_given(s, i))
+			return true;
+	return false;
+}
 
-	return opt_find(key, &idx) && is_given(s, idx);
+const char *opts_get_str(const struct settings *s, const char *key)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (!strcmp(o->name, key) && (o->kind == OPT_STR || o->kind == OPT_OPT_STR ||
+					      o->kind == OPT_CHOICE))
+			return *(const char *const *)((const char *)s + o->off);
+	}
+	return NULL;
 }
 
 /* Bytes of the value (and of its count) an option of this kind stores. */
@@ -705,6 +659,8 @@ static size_t kind_bytes(enum opt_kind k)
 		return sizeof(int);
 	case OPT_SET_BOOL:
 		return sizeof(bool);
+	case OPT_PERCENT:
+		return sizeof(double);
 	}
 	return 0;
 }

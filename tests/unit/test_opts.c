@@ -67,12 +67,15 @@ static const struct parse_row parse_rows[] = {
 	  "label=two words json=- csv=c bonnie-csv=b", NULL },
 	{ { "--baseline", "old.json", "--quiet", "-h", "--version" },
 	  "baseline=old.json quiet=true help=true version=true", NULL },
-	{ { "--runt", "2s" }, "runtime=2s", NULL },	/* getopt_long: a unique prefix */
 	{ { "--", "--bs" }, "", "--bs" },
 	{ { "-" }, "", "-" },
 };
 
 static const struct parse_bad_row parse_bad_rows[] = {
+	/* whole names only: a new option never changes what an old
+	 * abbreviation meant (getopt_long alone takes a unique prefix) */
+	{ { "--runt", "2s" }, "unknown option '--runt'" },
+	{ { "--runt=2s" }, "unknown option '--runt=2s'" },
 	/* bad values name the option */
 	{ { "--bs", "4q" }, "--bs: invalid size '4q'" SIZE_HINT },
 	{ { "--bs=4q" }, "--bs: invalid size '4q'" SIZE_HINT },
@@ -246,6 +249,40 @@ static void test_parse_given(void **state)
 	assert_false(opts_given(&s, "nope"));
 }
 
+/* Each subcommand takes the options whose row names it; another's, spelled
+ * whole, is -EPERM naming whose it is. */
+static void test_parse_cmd(void **state)
+{
+	char *run[] = { "diskbench", "--scheduler", "none", NULL };
+	char *tune[] = { "tune", "--trim", "--scheduler=none,bfq", "--noise", "2.5%", "x", NULL };
+	char *tune_ok[] = { "tune", "--scheduler=none,bfq", "--noise", "2.5%", "-q", "x", NULL };
+	char *cmp[] = { "compare", "--noise=3", "--blocks", "3", "a", "b", NULL };
+	const char *pos[2];
+	struct settings s;
+	char err[256];
+	size_t npos;
+
+	(void)state;
+	opts_defaults(&s);
+	assert_int_equal(opts_parse(&s, 3, run, pos, 1, &npos, err, sizeof(err)), -EPERM);
+	assert_string_equal(err, "--scheduler is a tune option run does not take");
+	opts_defaults(&s);
+	assert_int_equal(opts_parse_cmd(&s, OPTS_CMD_TUNE, 6, tune, pos, 1, &npos, err,
+					sizeof(err)), -EPERM);
+	assert_string_equal(err, "--trim is a run option tune does not take");
+	opts_defaults(&s);
+	assert_int_equal(opts_parse_cmd(&s, OPTS_CMD_TUNE, 6, tune_ok, pos, 1, &npos, err,
+					sizeof(err)), 0);
+	assert_string_equal(opts_get_str(&s, "scheduler"), "none,bfq");
+	assert_true(s.noise > 0.0249 && s.noise < 0.0251);
+	assert_true(s.quiet && opts_given(&s, "quiet"));
+	assert_int_equal(npos, 1);
+	opts_defaults(&s);
+	assert_int_equal(opts_parse_cmd(&s, OPTS_CMD_COMPARE, 6, cmp, pos, 2, &npos, err,
+					sizeof(err)), -EPERM);
+	assert_string_equal(err, "--blocks is a tune option compare does not take");
+}
+
 /* ---- opts_set: profile keys ---------------------------------------------- */
 
 struct set_row {
@@ -405,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_again),
 		cmocka_unit_test(test_parse_given),
+		cmocka_unit_test(test_parse_cmd),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_exclusive),
 		cmocka_unit_test(test_override),

@@ -1,0 +1,59 @@
+/* opts_int.h - the option table's row, shared by the parser (opts.c) and the table (opts_table.c). */
+#ifndef DISKBENCH_OPTS_INT_H
+#define DISKBENCH_OPTS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opts.h"
+
+enum opt_kind {
+	OPT_STR,	/* const char * */
+	OPT_OPT_STR,	/* const char *, optional value: "" when given bare */
+	OPT_CHOICE,	/* const char *, one of the '|'-separated words of arg */
+	OPT_SIZE,	/* uint64_t bytes */
+	OPT_SIZE_RANGE,	/* uint64_t[2] min, max from "SIZE" or "MIN-MAX"; count = 2 */
+	OPT_DURATION,	/* uint64_t ns */
+	OPT_COUNT,	/* uint64_t in [min, max] */
+	OPT_SIZE_LIST,	/* uint64_t[] + size_t count right after */
+	OPT_COUNT_LIST,
+	OPT_CPU_LIST,
+	OPT_SET_INT,	/* flag: int field = min */
+	OPT_SET_BOOL,	/* flag: bool field = true */
+	OPT_PERCENT,	/* double, the fraction: "3" or "3%" is 0.03; min, max in
+			 * percent, max excluded when max_open */
+};
+
+/* Where an option may be set besides the command line. */
+enum opt_scope {
+	SC_CLI,		/* command line only: what to do with this run's output
+			 * or safety, never something a profile file decides */
+	SC_RUN,		/* also [profile]: one value for the whole run */
+	SC_TEST,	/* also [profile] and test groups */
+	SC_GROUP,	/* also test groups, not [profile] ("test") */
+};
+
+struct opt_def {
+	const char *name;
+	const char *arg;	/* metavar for --help; NULL for flags */
+	enum opt_kind kind;
+	size_t off;		/* field in struct settings */
+	size_t count_off;	/* list kinds: the count field */
+	uint64_t min, max;
+	bool echo;		/* shapes results: echoed into every report */
+	enum opt_scope scope;
+	unsigned cmds;		/* OPTS_CMD_* bits: the subcommands that take it */
+	bool max_open;		/* OPT_PERCENT: max itself is out of range */
+	const char *help;	/* one line of --help */
+};
+
+/* The rows, in --help order. A name may have one row per set of
+ * subcommands (--json is a run's result, tune's sweep, compare's
+ * comparison): the rows of one name never share a subcommand, and share
+ * their arg. */
+extern const struct opt_def opts_rows[];
+extern const size_t opts_nrows;
+
+
+#endif
