@@ -118,9 +118,10 @@ grep -q "one of the file system's devices $want: their counters are summed" "$T/
 run_json "$T/btrfs" "$T/r6.json"
 [ "$(json "$T/r6.json" '" ".join(d["target"]["devices"])')" = "$want" ] ||
 	fail "JSON devices: $(json "$T/r6.json" 'd["target"]["devices"]')"
-# raid1: each member gets a copy, so the sum is at least twice what one took
-[ "$(json "$T/r6.json" 'd["tests"][0]["device"]["write_bytes"] >= 2 * 16 * 2**20')" = True ] ||
-	fail "raid1 counters: $(json "$T/r6.json" 'd["tests"][0]["device"]')"
+# raid1: each member gets a copy, so the sum is at least twice what the test
+# wrote (a time-bound test on a busy host may write less than --size)
+[ "$(json "$T/r6.json" 'd["tests"][0]["bytes"] > 0 and d["tests"][0]["device"]["write_bytes"] >= 2 * d["tests"][0]["bytes"]')" = True ] ||
+	fail "raid1 counters: $(json "$T/r6.json" '(d["tests"][0]["bytes"], d["tests"][0]["device"])')"
 unmount "$T/btrfs" || fail "umount"
 
 # ---- ext4: plain, no flag; an fscrypt directory: encryption ----
