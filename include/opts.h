@@ -185,6 +185,23 @@ void opts_override(struct settings *dst, const struct settings *src);
 void opts_help(FILE *f);
 void opts_help_cmd(FILE *f, unsigned cmd);
 
+/*
+ * The rules between a run's options, checked on its settings s (defaults <
+ * profile < command line; cli is the command line alone) with the engine
+ * e picked and root whether the run is root's: --precondition-size only
+ * with --precondition, --round and --max-rounds only with --steady-state,
+ * neither --precondition nor --steady-state with --repeat, --verify and
+ * --precondition not with an engine that moves no data, --drop-caches and
+ * --trim as root only, --buffered not with an O_DIRECT-only engine. The
+ * first broken rule is -EINVAL with a one-line message naming the
+ * option(s) in err (exit status 2 to the CLI). Also completes s: the
+ * direct engine is O_DIRECT, --precondition runs in steady-state rounds.
+ * Never prints.
+ */
+struct engine_ops;
+int opts_check(struct settings *s, const struct settings *cli, const struct engine_ops *e,
+	       bool root, char *err, size_t errlen);
+
 /* Echo every option's effective value into the result's settings. */
 void opts_echo(const struct settings *s, struct run_result *r);
 

@@ -239,14 +239,6 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		cli_error("%s", err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	if (!c->s.direct && opts_given(&c->cli, "buffered") &&
-	    (c->e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
-		cli_error("--buffered: the %s engine only works with O_DIRECT "
-			  "(use --engine io_uring or sync for buffered I/O)", c->e->name);
-		return EXIT_USAGE;
-	}
-	if (c->e->flags & ENGINE_F_FORCE_DIRECT)
-		c->s.direct = 1;
 	if (check_cpus(&c->s, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
@@ -263,48 +255,8 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS, &c->on_stdout);
 	if (ret != EXIT_OK)
 		return ret;
-	if (c->s.drop_caches && geteuid() != 0) {
-		cli_error("--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)");
-		return EXIT_USAGE;
-	}
-	if (c->s.precondition_size && !c->s.precondition) {
-		cli_error("--precondition-size: only with --precondition");
-		return EXIT_USAGE;
-	}
-	if (c->s.precondition && c->s.repeat > 1) {
-		cli_error("--precondition runs each test in steady-state rounds: it does not "
-			  "take --repeat %" PRIu64, c->s.repeat);
-		return EXIT_USAGE;
-	}
-	if (c->s.precondition && (c->e->flags & ENGINE_F_NO_IO)) {
-		cli_error("--precondition: the %s engine moves no data: it cannot write the "
-			  "device", c->e->name);
-		return EXIT_USAGE;
-	}
-	/* the SNIA PTS: after the device is written, each test until steady */
-	if (c->s.precondition)
-		c->s.steady_state = true;
-	if (!c->s.steady_state && (c->s.round_ns || c->s.max_rounds)) {
-		cli_error("--%s: only with --steady-state", c->s.round_ns ? "round" : "max-rounds");
-		return EXIT_USAGE;
-	}
-	if (c->s.steady_state && c->s.repeat > 1) {
-		cli_error("--steady-state runs each test in rounds itself: it does not take "
-			  "--repeat %" PRIu64, c->s.repeat);
-		return EXIT_USAGE;
-	}
-	if (c->s.steady_state && c->s.max_rounds && c->s.max_rounds < 5) {
-		cli_error("--max-rounds %" PRIu64 ": a steady-state window is 5 rounds, more than "
-			  "the round limit", c->s.max_rounds);
-		return EXIT_USAGE;
-	}
-	if (c->s.verify && (c->e->flags & ENGINE_F_NO_IO)) {
-		cli_error("--verify: the %s engine moves no data: there is nothing to read back",
-			  c->e->name);
-		return EXIT_USAGE;
-	}
-	if (c->s.trim && geteuid() != 0) {
-		cli_error("--trim: needs root (FITRIM and BLKDISCARD do)");
+	if (opts_check(&c->s, &c->cli, c->e, geteuid() == 0, err, sizeof(err))) {
+		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

@@ -53,6 +53,39 @@ expect_usage "--buffered: the libaio engine only works with O_DIRECT" --engine l
 expect_usage "--direct and --buffered exclude each other" --direct --buffered .
 expect_usage "--direct and --buffered exclude each other" --buffered --runtime 1s --direct .
 rm -f fifo
+# the rules between options (opts_check): each says which and exits 2
+expect_usage "^diskbench: --precondition-size: only with --precondition$" \
+	--engine null --precondition-size 1g .
+expect_usage "^diskbench: --precondition runs each test in steady-state rounds: it does not take --repeat 2$" \
+	--engine sync --precondition --repeat 2 .
+expect_usage "^diskbench: --precondition: the null engine moves no data: it cannot write the device$" \
+	--engine null --precondition .
+expect_usage "^diskbench: --round: only with --steady-state$" --engine null --round 1s .
+expect_usage "^diskbench: --max-rounds: only with --steady-state$" --engine null --max-rounds 9 .
+expect_usage "^diskbench: --steady-state runs each test in rounds itself: it does not take --repeat 3$" \
+	--engine null --steady-state --repeat 3 .
+expect_usage "^diskbench: --max-rounds 4: a steady-state window is 5 rounds, more than the round limit$" \
+	--engine null --steady-state --max-rounds 4 .
+expect_usage "^diskbench: --verify: the null engine moves no data: there is nothing to read back$" \
+	--engine null --verify .
+expect_usage "^diskbench: --buffered: the direct engine only works with O_DIRECT" --engine direct --buffered .
+# a profile's key is held to the rules as the option is
+printf '[profile]\nsteady-state = true\nrepeat = 2\n[g]\ntest = rand-read\n' >rules.ini
+expect_usage "^diskbench: --steady-state runs each test in rounds itself: it does not take --repeat 2$" \
+	--engine null --profile ./rules.ini .
+rm -f rules.ini
+if [ "$(id -u)" -ne 0 ]; then
+	expect_usage "^diskbench: --drop-caches: needs root" --engine null --drop-caches .
+	expect_usage "^diskbench: --trim: needs root (FITRIM and BLKDISCARD do)$" --engine null --trim .
+elif command -v setpriv >/dev/null; then
+	for o in drop-caches trim; do
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DISKBENCH" --engine null \
+			--"$o" /tmp 2>&1 >/dev/null)
+		rc=$?
+		[ $rc -eq 2 ] || fail "--$o as nobody: exit $rc ($out)"
+		printf '%s' "$out" | grep -q -- "^diskbench: --$o: needs root" || fail "--$o as nobody: $out"
+	done
+fi
 
 "$DISKBENCH" --help | grep -q "^usage: diskbench" || fail "--help"
 "$DISKBENCH" run --help | grep -q -- "--runtime" || fail "run --help"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "engine.h"
 #include "opts.h"
 #include "settings_diff.h"
 
@@ -283,6 +284,91 @@ static void test_parse_cmd(void **state)
 	assert_string_equal(err, "--blocks is a tune option compare does not take");
 }
 
+/* ---- opts_check: the rules between options ------------------------------ */
+
+struct check_row {
+	const char *args[MAXARGS];
+	const char *engine;	/* "null", "sync", "direct", "libaio" (flags below) */
+	bool root;
+	const char *err;	/* NULL: allowed */
+};
+
+static const struct check_row check_rows[] = {
+	{ { NULL }, "null", false, NULL },
+	{ { "--precondition-size", "1g" }, "sync", true,
+	  "--precondition-size: only with --precondition" },
+	{ { "--precondition-size", "1g", "--precondition" }, "sync", true, NULL },
+	{ { "--precondition", "--repeat", "2" }, "sync", true,
+	  "--precondition runs each test in steady-state rounds: it does not take --repeat 2" },
+	{ { "--precondition" }, "null", true,
+	  "--precondition: the null engine moves no data: it cannot write the device" },
+	{ { "--round", "1s" }, "null", true, "--round: only with --steady-state" },
+	{ { "--max-rounds", "7" }, "null", true, "--max-rounds: only with --steady-state" },
+	{ { "--round", "1s", "--max-rounds", "7" }, "null", true,
+	  "--round: only with --steady-state" },
+	/* --precondition is steady-state rounds: its --round is fine */
+	{ { "--precondition", "--round", "1s" }, "sync", true, NULL },
+	{ { "--steady-state", "--repeat", "3" }, "null", true,
+	  "--steady-state runs each test in rounds itself: it does not take --repeat 3" },
+	{ { "--steady-state", "--max-rounds", "4" }, "null", true,
+	  "--max-rounds 4: a steady-state window is 5 rounds, more than the round limit" },
+	{ { "--steady-state", "--max-rounds", "5" }, "null", true, NULL },
+	{ { "--verify" }, "null", true,
+	  "--verify: the null engine moves no data: there is nothing to read back" },
+	{ { "--verify" }, "sync", true, NULL },
+	{ { "--drop-caches" }, "null", false,
+	  "--drop-caches: needs root (it writes /proc/sys/vm/drop_caches)" },
+	{ { "--drop-caches", "--trim" }, "null", true, NULL },
+	{ { "--trim" }, "null", false, "--trim: needs root (FITRIM and BLKDISCARD do)" },
+	{ { "--buffered" }, "libaio", true, "--buffered: the libaio engine only works with "
+	  "O_DIRECT (use --engine io_uring or sync for buffered I/O)" },
+	{ { "--buffered" }, "direct", true, "--buffered: the direct engine only works with "
+	  "O_DIRECT (use --engine io_uring or sync for buffered I/O)" },
+	{ { "--buffered" }, "sync", true, NULL },
+};
+
+static void test_check(void **state)
+{
+	static const struct engine_ops engines[] = {
+		{ .name = "null", .flags = ENGINE_F_NO_IO },
+		{ .name = "sync", .flags = ENGINE_F_SYNC },
+		{ .name = "direct", .flags = ENGINE_F_SYNC | ENGINE_F_FORCE_DIRECT },
+		{ .name = "libaio", .flags = ENGINE_F_DIRECT_ONLY },
+	};
+	unsigned bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(check_rows); i++) {
+		const struct check_row *r = &check_rows[i];
+		const struct engine_ops *e = NULL;
+		char err[512] = "";
+		const char *pos[1];
+		struct settings cli, s;
+		size_t npos;
+		int rc;
+
+		for (size_t k = 0; k < ARRAY_SIZE(engines); k++)
+			if (!strcmp(engines[k].name, r->engine))
+				e = &engines[k];
+		assert_non_null(e);
+		assert_int_equal(parse_args(r->args, &cli, pos, &npos, err, sizeof(err)), 0);
+		s = cli;
+		rc = opts_check(&s, &cli, e, r->root, err, sizeof(err));
+		if (rc != (r->err ? -EINVAL : 0) || (r->err && strcmp(err, r->err))) {
+			print_error("row %zu (%s): %d '%s'\n        want '%s'\n", i,
+				    r->args[0] ? r->args[0] : "", rc, rc ? err : "",
+				    r->err ? r->err : "");
+			bad++;
+		}
+		/* what it completes: the direct engine, --precondition */
+		if (!rc && ((e->flags & ENGINE_F_FORCE_DIRECT) && !s.direct))
+			bad++;
+		if (!rc && s.precondition && !s.steady_state)
+			bad++;
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* ---- opts_set: profile keys ---------------------------------------------- */
 
 struct set_row {
@@ -443,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_parse_again),
 		cmocka_unit_test(test_parse_given),
 		cmocka_unit_test(test_parse_cmd),
+		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_exclusive),
 		cmocka_unit_test(test_override),
