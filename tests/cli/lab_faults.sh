@@ -123,15 +123,15 @@ shape "$WORK/delays" "set(v) == {20000, 400000} and 0.05 <= v.count(400000) / le
 echo "ok   uniform, lognormal and bimodal draws have their shape; a seed repeats them"
 
 # ---- a device that goes after a time, failing every request (eio mode) --
-lab_start --size 16m --vanish-after 600ms
+lab_start --size 16m --vanish-after 2s
 lab_loop
 lab_arm
-dd_read "$LAB_DEV" 0 4 >/dev/null || fail "--vanish-after 600ms: reads before it failed"
-sleep 0.8
-dd_read "$LAB_DEV" 4 1 >/dev/null && fail "--vanish-after 600ms: a read after it succeeded"
-lab_alive "$LAB_PID" || fail "--vanish-after 600ms (eio): labfs exited"
-grep -q "^# vanish after time limit" "$LAB_LOG" || fail "--vanish-after 600ms: no vanish logged"
-echo "ok   --vanish-after 600ms: reads fail after it, labfs still answers (EIO)"
+dd_read "$LAB_DEV" 0 4 >/dev/null || fail "--vanish-after 2s: reads before it failed"
+sleep 2.4
+dd_read "$LAB_DEV" 4 1 >/dev/null && fail "--vanish-after 2s: a read after it succeeded"
+lab_alive "$LAB_PID" || fail "--vanish-after 2s (eio): labfs exited"
+grep -q "^# vanish after time limit" "$LAB_LOG" || fail "--vanish-after 2s: no vanish logged"
+echo "ok   --vanish-after 2s: reads fail after it, labfs still answers (EIO)"
 lab_stop
 
 # ---- EIO at an offset, and on the Nth request -----------------------------
