@@ -8,6 +8,10 @@
 
 #include "json_writer.h"
 #include "report.h"
+#include "schema.h"
+
+static void json_fields(struct jw *w, const struct sfield *f, const void *obj,
+			const void *ctx);
 
 /* ---- the document --------------------------------------------------------- */
 
@@ -85,86 +89,6 @@ static void jw_list(struct jw *w, const char *key, const char *s, size_t n, int 
 	jw_close(w, ']');
 }
 
-void report_json_host(struct jw *w, const struct host_info *h)
-{
-	jw_open(w, "host", '{', false);
-	jw_field(w, "hostname", h->hostname);
-	jw_field(w, "kernel", h->kernel);
-	jw_field(w, "cpu_model", h->cpu_model);
-	jw_u64(w, "cpus", h->cpus);
-	jw_u64(w, "memory_bytes", h->memory_bytes);
-	jw_close(w, '}');
-}
-
-void report_json_target(struct jw *w, const struct target_info *t)
-{
-	bool fs = t->kind != TARGET_BLOCK;
-
-	jw_open(w, "target", '{', false);
-	jw_field(w, "path", t->path);
-	jw_field(w, "resolved_path", t->resolved);
-	jw_cstr(w, "kind", target_kind_name(t->kind));
-	jw_field(w, "kind_detail", t->kind_detail);
-	jw_field(w, "device", t->device);
-	jw_field(w, "disk", t->disk);
-	jw_field(w, "model", t->model);
-	jw_field(w, "vendor", t->vendor);
-	jw_field(w, "serial", t->serial);
-	jw_u64(w, "size_bytes", t->size_bytes);
-	jw_field(w, "fs_type", t->fs_type);
-	jw_field(w, "mount_options", t->mount_options);
-	jw_field(w, "mount_point", t->mount_point);
-	/* sizes of the file system: none for a block device */
-	if (fs) {
-		jw_u64(w, "fs_size_bytes", t->fs_size_bytes);
-		jw_u64(w, "free_bytes", t->free_bytes);
-	} else {
-		jw_null(w, "fs_size_bytes");
-		jw_null(w, "free_bytes");
-	}
-	jw_tristate(w, "rotational", t->rotational);
-	jw_field(w, "scheduler", t->scheduler);
-	jw_list(w, "schedulers", t->schedulers, sizeof(t->schedulers), ' ');
-	jw_int_or_null(w, "read_ahead_kb", t->read_ahead_kb);
-	jw_int_or_null(w, "nr_requests", t->nr_requests);
-	jw_int_or_null(w, "max_sectors_kb", t->max_sectors_kb);
-	jw_tristate(w, "write_cache", t->write_cache);
-	jw_tristate(w, "discard", t->discard);
-	jw_tristate(w, "io_poll", t->io_poll);
-	jw_u64(w, "discard_granularity", t->discard_granularity);
-	jw_u64(w, "discard_max_bytes", t->discard_max_bytes);
-	jw_field(w, "transport", t->transport);
-	jw_u64(w, "transport_bytes_per_sec", t->transport_bps);
-	jw_tristate(w, "loop_direct_io", t->loop_dio);
-	jw_field(w, "loop_backing_disk", t->backing_disk);
-	jw_tristate(w, "loop_backing_rotational", t->backing_rotational);
-	jw_field(w, "io_limit", t->io_limit);
-	jw_u64(w, "logical_block_size", t->logical_block_size);
-	jw_u64(w, "physical_block_size", t->physical_block_size);
-	jw_list(w, "stack", t->stack, sizeof(t->stack), ',');
-	jw_bool(w, "encrypted", t->encrypted);
-	jw_bool(w, "cow", t->cow);
-	jw_field(w, "compression", t->compression);
-	jw_bool(w, "zfs_arc", t->arc);
-	jw_bool(w, "direct_via_page_cache", t->direct_via_cache);
-	jw_tristate(w, "direct_io", t->direct_io);
-	jw_list(w, "devices", t->members[0] ? t->members : t->device,
-		t->members[0] ? sizeof(t->members) : sizeof(t->device), ' ');
-	jw_open(w, "flags", '[', false);
-	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
-		char why[512];
-
-		if (!target_flag(t, f, why, sizeof(why)))
-			continue;
-		jw_open(w, NULL, '{', true);
-		jw_cstr(w, "name", target_flag_name(f));
-		jw_cstr(w, "reason", why);
-		jw_close(w, '}');
-	}
-	jw_close(w, ']');
-	jw_close(w, '}');
-}
-
 /* v in decimal, in buf (at least 40 bytes: 2^128 has 39 digits). */
 static const char *u128_str(unsigned __int128 v, char *buf, size_t len)
 {
@@ -233,24 +157,6 @@ static void json_latency(struct jw *w, const struct test_result *t)
 	for (i = 0; !t->lat && sp && i < sp->nb; i++)
 		json_bucket(w, sp->b[i].idx, sp->b[i].count);
 	jw_close(w, ']');
-	jw_close(w, '}');
-}
-
-/* "precondition": what --precondition wrote before the tests. */
-static void json_precondition(struct jw *w, const struct run_precondition *p)
-{
-	jw_open(w, "precondition", '{', false);
-	jw_u64(w, "bs", p->bs);
-	jw_u64(w, "qd", p->qd);
-	jw_u64(w, "passes", p->passes);
-	jw_u64(w, "region_bytes", p->region);
-	jw_u64(w, "bytes", p->bytes);
-	jw_u64(w, "time_ns", p->time_ns);
-	jw_bool(w, "complete", p->complete);
-	if (p->dev_valid)
-		jw_u64(w, "device_write_bytes", p->dev_write_bytes);
-	else
-		jw_null(w, "device_write_bytes");
 	jw_close(w, '}');
 }
 
@@ -330,32 +236,8 @@ static void json_runs(struct jw *w, const struct test_result *t)
 
 	jw_open(w, "runs", '[', false);
 	for (unsigned i = 0; i < t->nruns; i++) {
-		const struct test_run *run = &t->runs[i];
-
 		jw_open(w, NULL, '{', false);
-		jw_u64(w, "runtime_ns", run->runtime_ns);
-		jw_u64(w, "ops", run->ops);
-		jw_u64(w, "bytes", run->bytes);
-		jw_double(w, "iops", run->iops);
-		jw_double(w, "bytes_per_sec", run->bytes_per_sec);
-		jw_u64(w, "lat_p50_ns", run->lat_p50_ns);
-		jw_u64(w, "lat_p99_ns", run->lat_p99_ns);
-		jw_double(w, "cpu_user_pct", run->cpu_user_pct);
-		jw_double(w, "cpu_sys_pct", run->cpu_sys_pct);
-		jw_double(w, "cpu_usec_per_op", run->usec_per_op);
-		if (run->dev_valid) {
-			jw_open(w, "device", '{', true);
-			jw_u64(w, "read_bytes", run->dev_read_bytes);
-			jw_u64(w, "write_bytes", run->dev_write_bytes);
-			jw_close(w, '}');
-		} else {
-			jw_null(w, "device");
-		}
-		jw_u64(w, "errors", run->errors);
-		if (t->nruns > 1) {
-			json_timeline(w, &run->timeline);
-			jw_fixed(w, "timeline_drift", run->drift_valid ? run->drift : NAN, 4);
-		}
+		json_fields(w, schema_test_run, &t->runs[i], t);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -506,237 +388,301 @@ static void json_unwritten(struct jw *w, const struct unwritten *u)
 	jw_close(w, '}');
 }
 
-/* "read_layout": where the read tests' allocation was read from. */
-static void json_read_layout(struct jw *w, const struct read_layout *l)
+/* "steady_state" (--steady-state): the rounds are the runs, the figures
+ * the window's. */
+static void json_steady(struct jw *w, const struct test_result *t)
 {
-	jw_open(w, "read_layout", '{', false);
-	jw_bool(w, "checked", l->checked);
-	jw_field(w, "source", l->source);
-	jw_field(w, "file", l->file);
-	jw_u64(w, "offset_bytes", l->offset);
-	if (!l->checked)
-		jw_field(w, "reason", l->why);
-	if (l->laid_out) {
-		jw_open(w, "laid_out", '{', true);
-		jw_u64(w, "bytes", l->laid_out_bytes);
-		jw_u64(w, "time_ns", l->laid_out_ns);
+	const struct steady_window *sw = &t->steady_window;
+
+	if (!t->steady_max_rounds)
+		return;
+	jw_open(w, "steady_state", '{', false);
+	jw_u64(w, "max_rounds", t->steady_max_rounds);
+	jw_u64(w, "rounds", t->nruns);
+	jw_bool(w, "steady", t->steady);
+	if (sw->n) {
+		jw_open(w, "window", '{', true);
+		jw_u64(w, "first", sw->first);
+		jw_u64(w, "rounds", sw->n);
+		jw_double(w, "average_iops", sw->average);
+		jw_double(w, "range", sw->range);
+		jw_double(w, "excursion", sw->excursion);
+		jw_double(w, "slope", sw->slope);
 		jw_close(w, '}');
 	} else {
-		jw_null(w, "laid_out");
+		jw_null(w, "window");
 	}
 	jw_close(w, '}');
 }
 
-static void json_test(struct jw *w, const struct test_result *t, const struct target_info *ti)
+/* "first_bad" of "verify": the lowest offset that did not match */
+static void json_first_bad(struct jw *w, const struct verify_sum *v)
 {
-	jw_open(w, NULL, '{', false);
-	jw_field(w, "name", t->name);
-	jw_cstr(w, "workload", t->workload);
-	jw_cstr(w, "engine", t->engine);
-	jw_u64(w, "bs", t->bs);
-	jw_u64(w, "qd", t->qd);
-	jw_u64(w, "jobs", t->jobs);
-	jw_bool(w, "direct", t->direct);
-	jw_bool(w, "drop_behind", t->drop_behind);
-	jw_cstr(w, "data", t->zero_data ? "zero" : "random");
-	jw_u64(w, "passes", t->passes);
-	jw_bool(w, "passes_done", t->passes_done);
-	jw_cstr(w, "pattern", t->random ? "rand" : "seq");
-	jw_cstr(w, "rw", t->is_write ? "write" : "read");
-	jw_u64(w, "runtime_ns", t->runtime_ns);
-	json_window(w, t);
-	jw_u64(w, "ramp_ns", t->ramp_ns);
-	jw_u64(w, "size_bytes", t->size);
-	/* The metadata tests' parameters (bonnie++ -n), null for other tests. */
-	if (t->params.nfiles) {
-		jw_open(w, "files", '{', true);
-		jw_u64(w, "count", t->params.nfiles);
-		jw_u64(w, "min_bytes", t->params.file_min);
-		jw_u64(w, "max_bytes", t->params.file_max);
-		jw_u64(w, "dirs", t->params.ndirs);
-		jw_close(w, '}');
-	} else {
-		jw_null(w, "files");
+	if (!v->bad) {
+		jw_null(w, "first_bad");
+		return;
 	}
-	jw_u64(w, "ops", t->ops);
-	jw_u64(w, "bytes", t->bytes);
-	jw_fixed(w, "iops", t->iops, 3);
-	jw_fixed(w, "bytes_per_sec", t->bytes_per_sec, 3);
-
-	json_latency(w, t);
-
-	jw_open(w, "cpu", '{', false);
-	jw_fixed(w, "user_pct", t->cpu_user_pct, 3);
-	jw_fixed(w, "sys_pct", t->cpu_sys_pct, 3);
-	jw_fixed(w, "usec_per_op", t->usec_per_op, 3);
-	jw_fixed(w, "job_max_pct", t->cpu_job_max_pct, 3);
+	jw_open(w, "first_bad", '{', true);
+	jw_u64(w, "offset", v->first.offset);
+	jw_cstr(w, "field", verify_field_name(v->first.field));
+	jw_u64(w, "expected", v->first.expected);
+	jw_u64(w, "found", v->first.found);
+	if (v->read_errno)
+		jw_i64(w, "errno", v->read_errno);
 	jw_close(w, '}');
+}
 
-	/* the tool's own system calls in the window; null: not counted */
-	if (t->syscalls_valid) {
-		jw_open(w, "syscalls", '{', false);
-		jw_u64(w, "total", t->syscalls);
-		jw_fixed(w, "per_op", t->syscalls_per_op, 3);
-		jw_close(w, '}');
-	} else {
-		jw_null(w, "syscalls");
-	}
-
-	if (t->dev_valid) {
-		jw_open(w, "device", '{', false);
-		jw_u64(w, "read_bytes", t->dev_read_bytes);
-		jw_u64(w, "write_bytes", t->dev_write_bytes);
-		jw_close(w, '}');
-	} else {
-		jw_null(w, "device");
-	}
-	jw_bool(w, "cached", t->cached);
-	jw_bool(w, "implausible", t->implausible);
-	jw_bool(w, "tool_bound", t->tool_bound);
-	jw_bool(w, "direct_refused", t->direct_refused);
-	/* the target's honesty flags that concern this test, by name */
-	jw_open(w, "flags", '[', true);
-	for (unsigned f = 0; f < TARGET_NFLAGS; f++)
-		if (result_test_flag(ti, t, f))
-			jw_cstr(w, NULL, target_flag_name(f));
-	jw_close(w, ']');
-	if (t->engine_note[0])
-		jw_field(w, "engine_note", t->engine_note);
-	/* --steady-state: the rounds are the runs; the figures the window's */
-	if (t->steady_max_rounds) {
-		const struct steady_window *sw = &t->steady_window;
-
-		jw_open(w, "steady_state", '{', false);
-		jw_u64(w, "max_rounds", t->steady_max_rounds);
-		jw_u64(w, "rounds", t->nruns);
-		jw_bool(w, "steady", t->steady);
-		if (sw->n) {
-			jw_open(w, "window", '{', true);
-			jw_u64(w, "first", sw->first);
-			jw_u64(w, "rounds", sw->n);
-			jw_double(w, "average_iops", sw->average);
-			jw_double(w, "range", sw->range);
-			jw_double(w, "excursion", sw->excursion);
-			jw_double(w, "slope", sw->slope);
-			jw_close(w, '}');
-		} else {
-			jw_null(w, "window");
-		}
-		jw_close(w, '}');
-	}
-	/* a test that looks for the write cliff: where its rate fell */
-	if (t->cliff_valid) {
-		jw_open(w, "cliff", '{', true);
-		jw_u64(w, "points", t->cliff.points);
-		jw_bool(w, "found", t->cliff.found);
-		jw_u64(w, "bytes_before", t->cliff.bytes_before);
-		jw_u64(w, "ns_before", t->cliff.ns_before);
-		jw_double(w, "bytes_per_sec_before", t->cliff.rate_before);
-		jw_double(w, "bytes_per_sec_after", t->cliff.rate_after);
-		jw_close(w, '}');
-	}
-	if (t->unwritten.applies)
-		json_unwritten(w, &t->unwritten);
-	/* --trim: what was discarded before the test */
-	if (t->trim.method) {
-		jw_open(w, "trim", '{', true);
-		jw_cstr(w, "method", t->trim.method);
-		jw_u64(w, "bytes", t->trim.bytes);
-		jw_close(w, '}');
-	}
-	/* --verify's read-back after the window, or the verify test's check:
-	 * units checked and bad, the first bad (lowest offset) */
-	if (t->verify.done) {
-		jw_open(w, "verify", '{', true);
-		jw_u64(w, "blocks", t->verify.blocks);
-		jw_u64(w, "bad", t->verify.bad);
-		jw_u64(w, "bytes", t->verify.bytes);
-		jw_u64(w, "time_ns", t->verify.time_ns);
-		jw_bool(w, "timed", t->verify.timed);
-		if (t->verify.bad) {
-			jw_open(w, "first_bad", '{', true);
-			jw_u64(w, "offset", t->verify.first.offset);
-			jw_cstr(w, "field", verify_field_name(t->verify.first.field));
-			jw_u64(w, "expected", t->verify.first.expected);
-			jw_u64(w, "found", t->verify.first.found);
-			if (t->verify.read_errno)
-				jw_i64(w, "errno", t->verify.read_errno);
-			jw_close(w, '}');
-		} else {
-			jw_null(w, "first_bad");
-		}
-		jw_close(w, '}');
-	}
-	/* the throughput's change over the window (timeline.h), null when the
-	 * timelines are too short to tell; drifted: beyond the limit */
-	jw_fixed(w, "timeline_drift", t->drift_valid ? t->drift : NAN, 4);
-	jw_bool(w, "drifted", t->drifted);
-
-	jw_u64(w, "errors", t->errors);
-	if (t->errors) {
-		jw_open(w, "first_error", '{', false);
-		jw_i64(w, "errno", t->first_errno);
-		/* errno 0 with errors: the op completed short, no error code */
-		jw_cstr(w, "message", t->first_errno ? strerror(t->first_errno) : "short transfer");
-		jw_u64(w, "offset", t->first_error_offset);
-		jw_close(w, '}');
-	} else {
+static void json_first_error(struct jw *w, const struct test_result *t)
+{
+	if (!t->errors) {
 		jw_null(w, "first_error");
+		return;
 	}
+	jw_open(w, "first_error", '{', false);
+	jw_i64(w, "errno", t->first_errno);
+	/* errno 0 with errors: the op completed short, no error code */
+	jw_cstr(w, "message", t->first_errno ? strerror(t->first_errno) : "short transfer");
+	jw_u64(w, "offset", t->first_error_offset);
+	jw_close(w, '}');
+}
 
-	json_runs(w, t);
-	if (t->nranks && t->ranks)
-		json_test_ranks(w, t);
-	/* the first run's (the only one without --repeat) */
-	json_timeline(w, t->nruns && t->runs ? &t->runs[0].timeline : &t->timeline);
+static void json_target_flags(struct jw *w, const struct target_info *t)
+{
+	jw_open(w, "flags", '[', false);
+	for (unsigned f = 0; f < TARGET_NFLAGS; f++) {
+		char why[512];
+
+		if (!target_flag(t, f, why, sizeof(why)))
+			continue;
+		jw_open(w, NULL, '{', true);
+		jw_cstr(w, "name", target_flag_name(f));
+		jw_cstr(w, "reason", why);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+/* The hand-written members of a run's document (schema.h: SF_HAND). */
+static void json_hand_run(struct jw *w, enum schema_hand h, const struct run_result *r)
+{
+	unsigned i;
+
+	switch (h) {
+	case SH_SCHEMA:
+		jw_cstr(w, "schema", "diskbench/1");
+		break;
+	case SH_TOOL:
+		jw_open(w, "tool", '{', false);
+		jw_cstr(w, "name", "diskbench");
+		jw_cstr(w, "version", r->tool_version);
+		jw_close(w, '}');
+		break;
+	case SH_SETTINGS:
+		json_settings(w, r);
+		break;
+	case SH_MPI:
+		if (r->ranks)
+			json_mpi(w, r->ranks);
+		break;
+	case SH_TESTS:
+		jw_open(w, "tests", '[', false);
+		for (i = 0; i < r->ntests; i++) {
+			jw_open(w, NULL, '{', false);
+			json_fields(w, schema_test, &r->tests[i], &r->target);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+		break;
+	case SH_XBENCH:
+		json_xbench(w, &r->xbench);
+		break;
+	case SH_WARNINGS:
+		jw_open(w, "warnings", '[', false);
+		for (i = 0; i < r->nwarnings; i++)
+			jw_cstr(w, NULL, r->warnings[i]);
+		jw_close(w, ']');
+		break;
+	default:
+		break;
+	}
+}
+
+/* A test's hand-written members; ti is its run's target. */
+static void json_hand_test(struct jw *w, enum schema_hand h, const struct test_result *t,
+			   const struct target_info *ti)
+{
+	switch (h) {
+	case SH_TEST_WINDOW:
+		json_window(w, t);
+		break;
+	case SH_TEST_LAT:
+		json_latency(w, t);
+		break;
+	case SH_TEST_FLAGS:
+		jw_open(w, "flags", '[', true);
+		for (unsigned f = 0; f < TARGET_NFLAGS; f++)
+			if (result_test_flag(ti, t, f))
+				jw_cstr(w, NULL, target_flag_name(f));
+		jw_close(w, ']');
+		break;
+	case SH_TEST_STEADY:
+		json_steady(w, t);
+		break;
+	case SH_TEST_UNWRITTEN:
+		if (t->unwritten.applies)
+			json_unwritten(w, &t->unwritten);
+		break;
+	case SH_TEST_FIRST_ERROR:
+		json_first_error(w, t);
+		break;
+	case SH_TEST_RUNS:
+		json_runs(w, t);
+		break;
+	case SH_TEST_RANKS:
+		if (t->nranks && t->ranks)
+			json_test_ranks(w, t);
+		break;
+	case SH_TEST_TIMELINE:
+		json_timeline(w, t->nruns && t->runs ? &t->runs[0].timeline : &t->timeline);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every SF_HAND row: obj is the struct of its table, ctx what json_fields got. */
+static void json_hand(struct jw *w, const struct sfield *f, const void *obj, const void *ctx)
+{
+	const struct target_info *ti = obj;
+	const struct read_layout *l = obj;
+	const struct test_run *run = obj;
+	const struct test_result *t = ctx;
+
+	switch (f->hand) {
+	case SH_TARGET_DEVICES:
+		jw_list(w, "devices", ti->members[0] ? ti->members : ti->device,
+			ti->members[0] ? sizeof(ti->members) : sizeof(ti->device), ' ');
+		break;
+	case SH_TARGET_FLAGS:
+		json_target_flags(w, ti);
+		break;
+	case SH_LAYOUT_REASON:
+		if (!l->checked)
+			jw_field(w, "reason", l->why);
+		break;
+	case SH_RUN_TIMELINE:
+		if (t->nruns > 1) {
+			json_timeline(w, &run->timeline);
+			jw_fixed(w, "timeline_drift", run->drift_valid ? run->drift : NAN, 4);
+		}
+		break;
+	case SH_VERIFY_FIRST_BAD:
+		json_first_bad(w, obj);
+		break;
+	default:
+		if (f->hand >= SH_TEST_WINDOW)
+			json_hand_test(w, f->hand, obj, ctx);
+		else
+			json_hand_run(w, f->hand, obj);
+		break;
+	}
+}
+
+/* The value of an SF_NAME member of size bytes. */
+static unsigned name_value(const void *p, size_t size)
+{
+	return size == 1 ? *(const unsigned char *)p : *(const unsigned *)p;
+}
+
+/* One row's value, there to be written (json_fields). */
+static void json_value(struct jw *w, const struct sfield *f, const void *p, const void *ctx)
+{
+	unsigned v;
+
+	switch (f->type) {
+	case SF_STR:
+		if (!(f->flags & SF_OMIT_EMPTY) || *(const char *)p)
+			jw_str(w, f->key, p, f->size);
+		break;
+	case SF_CSTR:
+		jw_cstr(w, f->key, *(const char *const *)p);
+		break;
+	case SF_U64:
+		jw_u64(w, f->key, *(const uint64_t *)p);
+		break;
+	case SF_U32:
+		jw_u64(w, f->key, *(const uint32_t *)p);
+		break;
+	case SF_BOOL:
+		jw_bool(w, f->key, *(const bool *)p);
+		break;
+	case SF_TRI:
+		jw_tristate(w, f->key, *(const int *)p);
+		break;
+	case SF_INT:
+		jw_int_or_null(w, f->key, *(const int *)p);
+		break;
+	case SF_FIXED:
+		jw_fixed(w, f->key, *(const double *)p, f->decimals);
+		break;
+	case SF_DOUBLE:
+		jw_double(w, f->key, *(const double *)p);
+		break;
+	case SF_LIST:
+		jw_list(w, f->key, p, f->size, f->sep);
+		break;
+	case SF_NAME:
+		v = name_value(p, f->size);
+		jw_cstr(w, f->key, v < f->nnames ? f->names[v] : NULL);
+		break;
+	case SF_OBJECT:
+		jw_open(w, f->key, '{', f->flags & SF_INLINE);
+		json_fields(w, f->sub, p, ctx);
+		jw_close(w, '}');
+		break;
+	default:
+		break;
+	}
+}
+
+/* The members of obj that the table f describes, in its order (schema.h). */
+static void json_fields(struct jw *w, const struct sfield *f, const void *obj, const void *ctx)
+{
+	for (; f->type != SF_END; f++) {
+		const char *p = (const char *)obj + f->off;
+		bool there = !(f->flags & SF_VALID) || *(const bool *)((const char *)obj + f->valid);
+
+		if (there && f->null_if && f->null_if(obj))
+			there = false;
+		if (f->type == SF_HAND)
+			json_hand(w, f, obj, ctx);
+		else if (there)
+			json_value(w, f, p, ctx);
+		else if (!(f->flags & SF_OMIT))
+			jw_null(w, f->key);
+	}
+}
+
+void report_json_host(struct jw *w, const struct host_info *h)
+{
+	jw_open(w, "host", '{', false);
+	json_fields(w, schema_host, h, NULL);
+	jw_close(w, '}');
+}
+
+void report_json_target(struct jw *w, const struct target_info *t)
+{
+	jw_open(w, "target", '{', false);
+	json_fields(w, schema_target, t, NULL);
 	jw_close(w, '}');
 }
 
 int report_json(FILE *f, const struct run_result *r)
 {
 	struct jw w = { .f = f };
-	unsigned i;
 
 	jw_open(&w, NULL, '{', false);
-	jw_cstr(&w, "schema", "diskbench/1");
-	jw_open(&w, "tool", '{', false);
-	jw_cstr(&w, "name", "diskbench");
-	jw_cstr(&w, "version", r->tool_version);
-	jw_close(&w, '}');
-	jw_field(&w, "started_at", r->started_at);
-	jw_field(&w, "label", r->label);
-	if (r->command_line[0])
-		jw_field(&w, "command_line", r->command_line);
-	if (r->imported_from.tool[0]) {	/* another tool's result (import.h) */
-		jw_open(&w, "imported_from", '{', false);
-		jw_field(&w, "tool", r->imported_from.tool);
-		jw_field(&w, "version", r->imported_from.version);
-		jw_field(&w, "file", r->imported_from.file);
-		jw_close(&w, '}');
-	}
-
-	report_json_host(&w, &r->host);
-	report_json_target(&w, &r->target);
-	json_settings(&w, r);
-	jw_u64(&w, "clock_overhead_ns", r->clock_overhead_ns);
-	if (r->ranks)
-		json_mpi(&w, r->ranks);
-
-	jw_open(&w, "tests", '[', false);
-	for (i = 0; i < r->ntests; i++)
-		json_test(&w, &r->tests[i], &r->target);
-	jw_close(&w, ']');
-
-	json_xbench(&w, &r->xbench);
-	if (r->precondition.done)
-		json_precondition(&w, &r->precondition);
-	if (r->read_layout.known)
-		json_read_layout(&w, &r->read_layout);
-
-	jw_open(&w, "warnings", '[', false);
-	for (i = 0; i < r->nwarnings; i++)
-		jw_cstr(&w, NULL, r->warnings[i]);
-	jw_close(&w, ']');
+	json_fields(&w, schema_run, r, NULL);
 	jw_close(&w, '}');
 	jw_putc(&w, '\n');
 	return jw_finish(&w);
