@@ -19,160 +19,15 @@
 
 #include "clock.h"
 #include "dropbehind.h"
+#include "jobs.h"
 #include "runner.h"
 #include "stall.h"
 #include "timeline.h"
 #include "verify.h"
+#include "worker.h"
 
 /* Buffers are aligned for O_DIRECT on any device we are likely to meet. */
 #define BUF_ALIGN 4096
-
-/*
- * One worker: a thread (or, spec->procs, a process: see job_process) with
- * its own fd, engine context, request slots, buffers, offsets and
- * histogram. Nothing in it is shared, so the hot loop takes no lock; the
- * main thread reads the totals after join. While it runs, the main thread
- * only loads what the worker stores with relaxed atomics (ops, bytes of a
- * WL_OPS job, the histogram's counts: hist_add), for progress and the
- * timeline: single-writer values, each read whole.
- */
-struct worker {
-	pthread_t tid;
-	pid_t pid;			/* spec->procs: its process; 0 once reaped */
-	unsigned id;
-	const struct test_spec *spec;
-	const struct run_target *where;
-	struct gate *gate;
-	const uint64_t *t0;		/* common start, set by the main thread */
-	const int *sampled;		/* the device counters' start sample is taken:
-					 * no window opens before (atomic) */
-	unsigned *finished;		/* workers out of their loop (atomic) */
-	const volatile sig_atomic_t *stop;	/* spec->stop, or its relay (procs) */
-	struct wl_progress prog;	/* setup and teardown work (WL_OPS) */
-
-	struct engine_ctx ctx;
-	bool engine_ready;
-	struct io_req *reqs;
-	struct io_req **freel, **batch, **done;
-	void *bufs;
-	size_t bufs_len;
-	bool bufs_numa;
-	struct wl_offsets gen;
-	struct wl_rng dir_rng;		/* write_pct draws */
-	uint64_t write_seq;
-	uint64_t left;			/* requests it may still submit (spec->passes);
-					 * UINT64_MAX: no limit */
-	uint64_t ops_limit;		/* its window closes at this many ops */
-	bool passes_done;		/* and it did close there */
-	/* --verify (spec->stamp): the unit of its blocks, the CRC of each
-	 * slot's payload per unit (qd x bs / unit), which slots a read
-	 * overwrote since (a mixed test; NULL otherwise), and (spec->verify)
-	 * the blocks of its offsets it wrote, a bit each */
-	uint32_t unit, units;
-	uint32_t *pcrc;
-	bool *dirty;
-	uint64_t *written;
-	struct verify_sum checked;	/* what a checking workload checked */
-	bool drop_behind;		/* see runner.h */
-	struct drop_behind db;		/* its ranges (dropbehind.h) */
-
-	struct wl_job job;		/* WL_OPS */
-	void *ops_state;
-	bool ops_ready;
-
-	struct hist *lat;
-	uint64_t ops, bytes, errors;
-	int first_errno;
-	uint64_t first_error_offset;
-	uint64_t t_start, t_end;	/* measured window */
-	bool opened;			/* the window opened (t_start is its start) */
-	uint64_t cpu_user_ns, cpu_sys_ns;
-	/* System calls in the window: the count (engine_ctx.syscalls, or the
-	 * workload's wl_ops.syscalls) at its opening, then the difference */
-	uint64_t syscalls;
-
-	int err;			/* setup failure: -errno */
-	char errmsg[200];
-	bool torn_down;		/* what it counted is final */
-};
-
-/*
- * The start gate: every worker sets up, says it is ready, and waits for the
- * verdict - go, or give up - which the runner's thread gives once all are
- * ready, or at once when a thread could not be created. (A barrier cannot
- * be called off: with one thread missing, the others would wait forever.)
- */
-struct gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned ready;
-	int verdict;		/* 0 waiting, 1 go, -1 give up */
-};
-
-/* pshared: the workers are processes, and g is in memory they share. */
-static void gate_init(struct gate *g, bool pshared)
-{
-	const int scope = pshared ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
-
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, scope);
-	pthread_mutex_init(&g->lock, &ma);
-	pthread_mutexattr_destroy(&ma);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_condattr_setpshared(&ca, scope);
-	pthread_cond_init(&g->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	g->ready = 0;
-	g->verdict = 0;
-}
-
-static void gate_destroy(struct gate *g)
-{
-	pthread_cond_destroy(&g->cond);
-	pthread_mutex_destroy(&g->lock);
-}
-
-/* A worker is ready; returns the verdict once there is one. */
-static int gate_arrive(struct gate *g)
-{
-	int v;
-
-	pthread_mutex_lock(&g->lock);
-	g->ready++;
-	pthread_cond_broadcast(&g->cond);
-	while (!g->verdict)
-		pthread_cond_wait(&g->cond, &g->lock);
-	v = g->verdict;
-	pthread_mutex_unlock(&g->lock);
-	return v;
-}
-
-/* Wait up to timeout_ns for n workers to be ready; true when they are. */
-static bool gate_wait_ready(struct gate *g, unsigned n, uint64_t timeout_ns)
-{
-	uint64_t t = clock_ns() + timeout_ns;
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
-			       .tv_nsec = (long)(t % 1000000000u) };
-	bool all;
-
-	pthread_mutex_lock(&g->lock);
-	while (g->ready < n && pthread_cond_timedwait(&g->cond, &g->lock, &ts) == 0)
-		;
-	all = g->ready >= n;
-	pthread_mutex_unlock(&g->lock);
-	return all;
-}
-
-static void gate_open(struct gate *g, int verdict)
-{
-	pthread_mutex_lock(&g->lock);
-	g->verdict = verdict;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
 
 static uint64_t tv_ns(const struct timeval *tv)
 {
@@ -188,13 +43,6 @@ static void thread_cpu(uint64_t *user, uint64_t *sys)
 	*sys = tv_ns(&ru.ru_stime);
 }
 
-/* A workload that runs out of work, or a test of so many passes, gets no
- * ramp: it would eat the work. */
-static uint64_t spec_ramp(const struct test_spec *s)
-{
-	return s->wl->finite || s->passes ? 0 : s->ramp_ns;
-}
-
 /* The timeline's interval: --interval, or the default rule; a test of
  * passes, which may end long before its runtime (that only bounds it),
  * gets a point every thousandth of it (at least 10 ms). */
@@ -206,14 +54,6 @@ static uint64_t spec_interval(const struct test_spec *s)
 		return timeline_interval(fine > TIMELINE_MIN_INTERVAL_NS ? fine :
 					 TIMELINE_MIN_INTERVAL_NS, s->runtime_ns);
 	return timeline_interval(s->interval_ns, s->runtime_ns);
-}
-
-/* The working set: the run's, or the workload's own fixed region. */
-static uint64_t spec_size(const struct test_spec *s)
-{
-	if (s->wl->fixed_size && s->wl->fixed_size < s->size)
-		return s->wl->fixed_size;
-	return s->size;
 }
 
 static int worker_fail(struct worker *w, int err, const char *what)
@@ -341,12 +181,8 @@ static int stamp_setup(struct worker *w)
 	return 0;
 }
 
-/* Job id's part of the working set, and the seed of its offsets.
- * Sequential jobs each walk their own slice; random jobs roam the whole
- * working set with their own seed. A fixed region (hdparm -T's 2 MiB) is
- * re-read whole by every job. */
-static void job_region(const struct test_spec *s, unsigned id, uint64_t *base, uint64_t *slice,
-		       uint64_t *seed)
+void worker_region(const struct test_spec *s, unsigned id, uint64_t *base, uint64_t *slice,
+		   uint64_t *seed)
 {
 	uint64_t size = spec_size(s);
 
@@ -413,7 +249,7 @@ static int worker_setup(struct worker *w)
 			return ret;
 	}
 
-	job_region(s, w->id, &base, &slice, &seed);
+	worker_region(s, w->id, &base, &slice, &seed);
 	ret = wl_offsets_init(&w->gen, s->wl->pattern, base, slice, s->bs, seed);
 	if (ret)
 		return worker_fail(w, ret, "working set smaller than one block per job");
@@ -817,7 +653,7 @@ bool runner_private_files(void)
 	return known;
 }
 
-static void *worker_main(void *arg)
+void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
@@ -848,39 +684,6 @@ static void *worker_main(void *arg)
 	w->torn_down = true;
 	__atomic_add_fetch(w->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
-}
-
-/*
- * A job as a process (spec->procs), as fio's jobs are, in a session of its
- * own. With the scheduler's autogroups (kernel.sched_autogroup_enabled, on
- * in most distributions' kernels) a session is a group with one share of
- * the CPU: N jobs as threads of one process split one group's share over
- * their CPUs, and each weighs 1/N against the kernel's own workers on its
- * CPU (a loop device's, dm-crypt's), which it waits for on every request.
- * A session each gives every job the share one job alone has. Measured
- * (the shm loop device, 2 sync QD1 jobs pinned, alternating rounds), with
- * a bare pread loop outside the tree: a session per job process got 1.07x
- * the IOPS of the same processes in one session, and processes without
- * sessions what threads got (1.01x): the session is what counts, not the
- * address space. In the tree, bench/vs-fio.sh's job-model table measures
- * diskbench's processes against its --thread (1.04x pinned, 9 rounds;
- * fio's own: 1.10x).
- * Out of its terminal's session, the job gets none of its signals: the
- * runner's thread relays a stop (w->stop), and the job dies with it.
- */
-static void job_process(struct worker *w, pid_t parent)
-{
-	/* The CLI's handlers clean up the run's scratch: not a job's to do
-	 * (and a SIGINT before the setsid is the runner's to relay) */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	(void)setsid();
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);	/* it died before the line above */
-	worker_main(w);
-	_exit(0);		/* no atexit handlers, no stdio flushed twice */
 }
 
 /*
@@ -986,65 +789,6 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 		out->usec_per_op = (double)(cpu_user + cpu_sys) / 1000.0 / (double)out->ops;
 }
 
-/*
- * What the runner's thread and the jobs share: the start gate, the common
- * start, the device counters' start flag, the count of jobs done, and the
- * relay of spec->stop to job processes. With spec->procs it lives in the
- * shared mapping made before the fork (job_arena), with the workers, their
- * histograms and their maps of blocks written.
- */
-struct run_shared {
-	struct gate gate;
-	uint64_t t0;
-	int sampled;
-	unsigned finished;
-	volatile sig_atomic_t stop;
-	bool procs;
-};
-
-/* Relays a stop to job processes, and takes back the ones that ended
- * without finishing (killed, or crashed): each is finished then, with its
- * window closed, and says what ended it, and the others are stopped.
- * True when the user asked for a stop (spec->stop). */
-static bool watch_jobs(const struct test_spec *spec, struct worker *ws, unsigned n,
-		       struct run_shared *rs)
-{
-	const bool stop = spec->stop && *spec->stop;
-	pid_t got;
-	int st;
-
-	if (!rs->procs)
-		return stop;
-	if (stop)
-		rs->stop = 1;
-	for (unsigned i = 0; i < n; i++) {
-		struct worker *w = &ws[i];
-
-		if (!w->pid)
-			continue;
-		got = waitpid(w->pid, &st, WNOHANG);
-		if (!got || (got < 0 && errno != ECHILD))
-			continue;
-		/* ECHILD: reaped by someone else (SIGCHLD ignored), how unknown */
-		w->pid = 0;
-		if (w->torn_down)
-			continue;
-		w->err = -ECHILD;
-		if (got < 0)
-			snprintf(w->errmsg, sizeof(w->errmsg),
-				 "job %u's process ended before its test did", w->id);
-		else
-			snprintf(w->errmsg, sizeof(w->errmsg),
-				 "job %u's process ended before its test did (%s %d)", w->id,
-				 WIFSIGNALED(st) ? "signal" : "exit status",
-				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-		if (!w->t_end)
-			__atomic_store_n(&w->t_end, clock_ns(), __ATOMIC_RELEASE);
-		__atomic_add_fetch(&rs->finished, 1, __ATOMIC_RELEASE);
-		rs->stop = 1;	/* the test has failed: the others stop too */
-	}
-	return stop;
-}
 
 /* Sleep until the monotonic clock reads t (ns). */
 static void sleep_until(uint64_t t)
@@ -1221,7 +965,7 @@ static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsi
 	uint64_t now = clock_ns(), next_report = now + 5 * step, wake;
 
 	while (now < t) {
-		if (watch_jobs(spec, ws, n, rs) || __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
+		if (jobs_watch(spec, ws, n, rs) || __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
 			return;
 		wake = now + step < t ? now + step : t;
 		if (sm && sampler_due(sm) < wake)
@@ -1262,7 +1006,7 @@ static void wait_teardown(const struct test_spec *spec, struct worker *ws, unsig
 	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
 
 	for (;;) {
-		watch_jobs(spec, ws, n, rs);	/* a job process may be gone */
+		jobs_watch(spec, ws, n, rs);	/* a job process may be gone */
 		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= n)
 			return;
 		sleep_until(clock_ns() + 20000000u);
@@ -1289,7 +1033,7 @@ static void wait_windows(const struct test_spec *spec, struct worker *ws, unsign
 		for (unsigned i = 0; i < n; i++)
 			if (!__atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE))
 				open++;
-		if (watch_jobs(spec, ws, n, rs) || !open ||
+		if (jobs_watch(spec, ws, n, rs) || !open ||
 		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
 			return;
 		sleep_until(clock_ns() + 1000000u);
@@ -1407,77 +1151,6 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 	fp->fds = one.fds;
 }
 
-#define ARENA_ALIGN(x) (((x) + 63) & ~(size_t)63)
-
-/*
- * Job processes' shared memory, mapped before the fork: the run_shared, the
- * n workers, a histogram each and (spec->verify) a map of blocks written
- * each, zeroed, at *rs and *ws with the workers' lat and written set. The
- * whole mapping is *len bytes at the returned address; NULL when there is
- * no memory.
- */
-static void *job_arena(const struct test_spec *s, unsigned n, struct run_shared **rs,
-		       struct worker **ws, size_t *len)
-{
-	size_t at = ARENA_ALIGN(sizeof(**rs)), hists, maps, words[n];
-	uint64_t base, slice, seed;
-	struct wl_offsets g;
-	char *p;
-
-	at += ARENA_ALIGN(n * sizeof(**ws));
-	hists = at;
-	at += n * ARENA_ALIGN(sizeof(struct hist));
-	maps = at;
-	for (unsigned i = 0; i < n; i++) {
-		/* the blocks worker_setup's offsets will have: the same call */
-		job_region(s, i, &base, &slice, &seed);
-		words[i] = s->verify && !wl_offsets_init(&g, s->wl->pattern, base, slice, s->bs, seed) ?
-			   verify_map_words(g.nblocks) : 0;
-		at += ARENA_ALIGN(words[i] * sizeof(uint64_t));
-	}
-	p = mmap(NULL, at, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	*len = at;
-	*rs = (struct run_shared *)p;
-	*ws = (struct worker *)(p + ARENA_ALIGN(sizeof(**rs)));
-	for (unsigned i = 0; i < n; i++) {
-		(*ws)[i].lat = (struct hist *)(p + hists + i * ARENA_ALIGN(sizeof(struct hist)));
-		if (words[i])
-			(*ws)[i].written = (uint64_t *)(p + maps);
-		maps += ARENA_ALIGN(words[i] * sizeof(uint64_t));
-	}
-	return p;
-}
-
-/* Start job i: a thread, or (rs->procs) a process; 0 or -errno. */
-static int job_start(struct worker *w, const struct run_shared *rs)
-{
-	pid_t parent = getpid(), pid;
-
-	if (!rs->procs)
-		return -pthread_create(&w->tid, NULL, worker_main, w);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid)
-		job_process(w, parent);
-	w->pid = pid;
-	return 0;
-}
-
-/* After every job finished: join the threads, or wait for the processes. */
-static void jobs_end(struct worker *ws, unsigned n, const struct run_shared *rs)
-{
-	for (unsigned i = 0; i < n; i++) {
-		if (!rs->procs)
-			pthread_join(ws[i].tid, NULL);
-		else if (ws[i].pid)
-			while (waitpid(ws[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-	}
-}
-
 int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen)
 {
@@ -1503,7 +1176,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	memset(out, 0, sizeof(*out));
 	out->lat = calloc(1, sizeof(*out->lat));
 	if (procs)
-		arena = job_arena(spec, n, &rs, &ws, &arena_len);
+		arena = jobs_arena(spec, n, &rs, &ws, &arena_len);
 	else
 		ws = calloc(n, sizeof(*ws));
 	sm.cur = malloc(sizeof(*sm.cur));
@@ -1551,7 +1224,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		ws[i].stop = procs ? &rs->stop : spec->stop;
 		ws[i].ctx.fd = -1;
 		ws[i].drop_behind = out->drop_behind;
-		ret = job_start(&ws[i], rs);
+		ret = jobs_start(&ws[i], rs);
 		if (ret) {
 			snprintf(err, errlen, "cannot start job %s %u of %u: %s",
 				 procs ? "process" : "thread", i + 1, n, strerror(-ret));
@@ -1564,7 +1237,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		uint64_t next = clock_ns() + 500000000u;
 
 		while (!gate_wait_ready(&rs->gate, n, 100000000u)) {
-			watch_jobs(spec, ws, n, rs);
+			jobs_watch(spec, ws, n, rs);
 			if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE))
 				break;	/* a job process that is gone never arrives */
 			if (clock_ns() >= next) {
