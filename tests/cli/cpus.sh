@@ -68,7 +68,7 @@ for r in seen or last or []:
 EOF
 }
 
-# expect_jobs N FIELDS WANT [OPTION...]: runs N null-engine jobs for 1 s
+# expect_jobs N FIELDS WANT [OPTION...]: runs N null-engine jobs for 3 s
 # with OPTIONs; while they run, each job's "name kind allowed last-cpu"
 # (the first FIELDS of them) must be WANT's line for it; then the run must
 # exit 0.
@@ -77,7 +77,7 @@ expect_jobs()
 	local n=$1 fields=$2 want=$3 seen pid what
 	shift 3
 	what="--jobs $n${*:+ $*}"
-	"$DISKBENCH" --engine null --test rand-read --qd 1 --jobs "$n" "$@" --runtime 1s \
+	"$DISKBENCH" --engine null --test rand-read --qd 1 --jobs "$n" "$@" --runtime 3s \
 		--ramp 0 --quiet --json out.json dir 2>err.txt &
 	pid=$!
 	seen=$(jobs_seen "$pid" "$n" | cut -d' ' -f1-"$fields")
