@@ -237,6 +237,8 @@ best()
 empty_ms=$(best empty.html)
 page_ms=$(best run.html)
 msg "chromium: an empty page in $empty_ms ms, the report in $page_ms ms"
-[ $((page_ms - empty_ms)) -lt 1000 ] || fail "the page takes $((page_ms - empty_ms)) ms to open"
+# not a speed goal (bench/ has those) but a broken page: one that takes
+# seconds more than an empty one; CI's loaded host adds about a second
+[ $((page_ms - empty_ms)) -lt 3000 ] || fail "the page takes $((page_ms - empty_ms)) ms to open"
 [ -n "$TUNED" ] || skip "all but tune --html checked: it needs root, losetup and mq-deadline"
 echo "ok: $size bytes, $n saved results, $pages printed pages"
