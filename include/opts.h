@@ -202,6 +202,12 @@ struct engine_ops;
 int opts_check(struct settings *s, const struct settings *cli, const struct engine_ops *e,
 	       bool root, char *err, size_t errlen);
 
+/* The options' documentation from the table: the body of the man page's
+ * OPTIONS (roff, one .TP entry an option) or doc/options.md's tables
+ * (markdown), the run's options first, then the other subcommands'. */
+enum opts_doc_format { OPTS_DOC_MAN, OPTS_DOC_MARKDOWN };
+void opts_doc(FILE *f, enum opts_doc_format fmt);
+
 /* Echo every option's effective value into the result's settings. */
 void opts_echo(const struct settings *s, struct run_result *r);
 

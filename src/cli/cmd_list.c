@@ -83,6 +83,15 @@ int cmd_list(int argc, char **argv)
 		opts_list(stdout);
 		return EXIT_OK;
 	}
+	/* the build writes the man page's OPTIONS and doc/options.md with these */
+	if (argc == 3 && !strcmp(argv[1], "options") && !strcmp(argv[2], "--man")) {
+		opts_doc(stdout, OPTS_DOC_MAN);
+		return EXIT_OK;
+	}
+	if (argc == 3 && !strcmp(argv[1], "options") && !strcmp(argv[2], "--markdown")) {
+		opts_doc(stdout, OPTS_DOC_MARKDOWN);
+		return EXIT_OK;
+	}
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: diskbench list engines|profiles|tests|options\n");
 		return EXIT_OK;

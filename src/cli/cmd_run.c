@@ -45,7 +45,7 @@ static void usage(FILE *f, const char *head)
 	fprintf(f,
 		"usage: diskbench [run] [OPTIONS] [TARGET]\n"
 		"       diskbench info [--json FILE] [--destructive[=DEV]] TARGET\n"
-		"       diskbench list engines|profiles|tests\n"
+		"       diskbench list engines|profiles|tests|options\n"
 		"       diskbench report [OPTIONS] RESULT.json|RESULT.html...\n"
 		"       diskbench compare [--noise PCT] [--json|--html FILE] [--quiet] BEFORE.json AFTER.json...\n"
 		"       diskbench tune [OPTIONS] TARGET | --restore [TARGET]\n"

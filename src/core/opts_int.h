@@ -46,6 +46,11 @@ struct opt_def {
 	unsigned cmds;		/* OPTS_CMD_* bits: the subcommands that take it */
 	bool max_open;		/* OPT_PERCENT: max itself is out of range */
 	const char *help;	/* one line of --help */
+	/* The man page's and doc/options.md's text (opts_doc), in a little
+	 * markdown: `code`, *emphasis*, [text](link.md); NULL: the help line.
+	 * with_prev: documented in one entry with the row before. */
+	const char *doc;
+	bool with_prev;
 };
 
 /* The rows, in --help order. A name may have one row per set of
