@@ -12,6 +12,7 @@
 #define TUNE_MAX_CONFIGS 24
 #define TUNE_MAX_TESTS 16
 #define TUNE_MAX_BLOCKS 100
+#define TUNE_MAX_CPUS 256
 
 /* One trial: one test of one configuration in one block. */
 struct tune_trial {
@@ -115,6 +116,13 @@ struct tune_result {
 	bool restored;			/* every setting reads back as it was */
 	bool untouched;			/* stopped before changing any setting */
 	bool applied;			/* --apply kept the recommendations */
+	/* the CPUs every trial's jobs ran on: job i on cpus[i % ncpus], the
+	 * same in every trial; by default pin_default_cpus (pin.h), else
+	 * --cpus (cpus_given); ncpus 0: not pinned */
+	int cpus[TUNE_MAX_CPUS];
+	unsigned ncpus;
+	bool cpus_given;
+	char cpus_why[192];		/* which, and why, for a person */
 	char **warnings;		/* owned, as in run_result */
 	unsigned nwarnings;
 };

@@ -20,6 +20,7 @@
 #include "estimate.h"
 #include "host.h"
 #include "opts.h"
+#include "pin.h"
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
@@ -90,20 +91,7 @@ static void note_leftovers(const struct target_info *ti, struct run_result *r)
 /* Every CPU of --cpus must be one this process may run on. */
 static int check_cpus(const struct settings *s, char *err, size_t errlen)
 {
-	cpu_set_t allowed;
-
-	if (!s->ncpus)
-		return 0;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		CPU_ZERO(&allowed);
-	for (size_t i = 0; i < s->ncpus; i++) {
-		if (s->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(s->cpus[i], &allowed)) {
-			snprintf(err, errlen, "--cpus: CPU %d is not online or not allowed for this "
-				 "process (%d CPUs usable)", s->cpus[i], CPU_COUNT(&allowed));
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return pin_check_cpus(s->cpus, s->ncpus, err, errlen);
 }
 
 /*
@@ -156,6 +144,7 @@ struct run_ctx {
 	bool cut_kept;			/* the last run, cut short, was kept */
 	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
 	bool silent;			/* a rank that does not report */
+	bool pinned_by_default;		/* --repeat without --cpus: pin_default_cpus */
 	const char *given;		/* TARGET as typed */
 	int layout_fd;			/* where the data's allocation is read; -1 */
 	/* The last read test's check, for the next over the same region while
@@ -242,6 +231,14 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	if (check_cpus(&c->s, err, sizeof(err))) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
+	}
+	/* --repeat N makes samples that compare judges: each pass's jobs on
+	 * the same CPU by default, so that a pass measures the setting, not
+	 * where the scheduler put a QD1 job (pin.h); not for a coordinated
+	 * run, whose ranks would all pick the same CPU of a node */
+	if (c->s.repeat > 1 && !c->s.ncpus && !c->h) {
+		c->s.ncpus = pin_default_cpus_here(c->s.cpus, OPTS_MAX_CPUS, NULL, 0);
+		c->pinned_by_default = c->s.ncpus > 0;
 	}
 	/* A rank that does not report writes no file and no table. */
 	if (c->silent) {
@@ -449,7 +446,7 @@ static int do_plan(struct run_ctx *c)
 	}
 	word_plan(c);
 	/* More jobs than --cpus gives: they share, job i on the (i mod n)-th. */
-	for (unsigned i = 0; c->s.ncpus && i < p->n; i++) {
+	for (unsigned i = 0; c->s.ncpus && !c->pinned_by_default && i < p->n; i++) {
 		if (p->specs[i].jobs <= c->s.ncpus)
 			continue;
 		result_add_warning(&c->r, "--cpus: %u jobs of %s on %zu CPU%s: jobs share them "
@@ -607,6 +604,9 @@ static int do_stage(struct run_ctx *c)
 	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&c->s, &c->r);
 	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
+	/* settings.cpus is then the list pin_default_cpus chose */
+	if (c->pinned_by_default)
+		result_add_setting(&c->r, "pinning", "default (--repeat): job i on the i-th of cpus");
 	return EXIT_OK;
 }
 

@@ -14,6 +14,7 @@
 #include "host.h"
 #include "opts.h"
 #include "parse.h"
+#include "pin.h"
 #include "plan.h"
 #include "profile.h"
 #include "report.h"
@@ -831,6 +832,43 @@ static int render_tune_html(FILE *f, const void *r)
 	return report_tune_html(f, r);
 }
 
+/* The CPUs every trial's jobs run on: --cpus, or by default the ones
+ * pin_default_cpus ranks, job i always on the i-th (the same CPU in every
+ * trial, so that a trial measures the setting, not where the scheduler
+ * put the job). */
+static int pin_trials(struct tune_ctx *c)
+{
+	struct tune_result *r = &c->r;
+	char err[256];
+	size_t used;
+
+	if (opts_given(&c->cli, "cpus")) {
+		if (pin_check_cpus(c->cli.cpus, c->cli.ncpus, err, sizeof(err))) {
+			cli_error("tune: %s", err);
+			return EXIT_USAGE;
+		}
+		r->cpus_given = true;
+		r->ncpus = c->cli.ncpus < TUNE_MAX_CPUS ? (unsigned)c->cli.ncpus : TUNE_MAX_CPUS;
+		memcpy(r->cpus, c->cli.cpus, r->ncpus * sizeof(r->cpus[0]));
+		used = (size_t)snprintf(r->cpus_why, sizeof(r->cpus_why), "--cpus ");
+		for (unsigned i = 0; i < r->ncpus && used < sizeof(r->cpus_why); i++)
+			used += (size_t)snprintf(r->cpus_why + used, sizeof(r->cpus_why) - used,
+						 "%s%d", i ? "," : "", r->cpus[i]);
+		if (used < sizeof(r->cpus_why))
+			snprintf(r->cpus_why + used, sizeof(r->cpus_why) - used, ": job i on the "
+				 "i-th CPU of the list");
+		return EXIT_OK;	/* the plans have them from the run options */
+	}
+	r->ncpus = pin_default_cpus_here(r->cpus, TUNE_MAX_CPUS, r->cpus_why, sizeof(r->cpus_why));
+	for (unsigned i = 0; i < r->nsweeps; i++) {
+		for (unsigned t = 0; t < c->plans[i].n; t++) {
+			c->plans[i].specs[t].cpus = r->ncpus ? r->cpus : NULL;
+			c->plans[i].specs[t].ncpus = r->ncpus;
+		}
+	}
+	return EXIT_OK;
+}
+
 /* Options, the target, its queue, the sweeps' plans: nothing changed yet. */
 static int prepare(struct tune_ctx *c, int argc, char **argv)
 {
@@ -904,7 +942,8 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	c->r.nblocks = c->a.blocks;
 	c->r.noise = c->a.noise;
 	c->r.seed = c->cli.seed;
-	return plan_sweeps(c);
+	ret = plan_sweeps(c);
+	return ret ? ret : pin_trials(c);
 }
 
 /* May tune change the queue now? Root, sysfs writable, no journal left. */

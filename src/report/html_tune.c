@@ -138,6 +138,8 @@ static void facts_tune(struct svg *w, const struct tune_result *r)
 	html_fact_num(w, "noise band", "noise", human, jw_num_double(r->noise, num, sizeof(num)));
 	snprintf(num, sizeof(num), "%" PRIu64, r->seed);
 	html_fact(w, "seed", "seed", num, sizeof(num));
+	if (r->ncpus)
+		fact_arr(w, "jobs pinned", "pinning.why", r->cpus_why, sizeof(r->cpus_why));
 	fact_flag(w, "put back", "restored", r->restored);
 	fact_flag(w, "--apply kept", "applied", r->applied);
 	fact_flag(w, "interrupted", "interrupted", r->interrupted);

@@ -167,6 +167,15 @@ int report_tune_json(FILE *f, const struct tune_result *r)
 	jw_u64(&w, "blocks", r->nblocks);
 	jw_double(&w, "noise", r->noise);
 	jw_u64(&w, "seed", r->seed);
+	/* the CPUs the trials' jobs were pinned to: job i on cpus[i % n] */
+	jw_open(&w, "pinning", '{', false);
+	jw_open(&w, "cpus", '[', true);
+	for (unsigned i = 0; i < r->ncpus; i++)
+		jw_u64(&w, NULL, (unsigned)r->cpus[i]);
+	jw_close(&w, ']');
+	jw_cstr(&w, "by", !r->ncpus ? "none" : r->cpus_given ? "--cpus" : "default");
+	jw_field(&w, "why", r->cpus_why);
+	jw_close(&w, '}');
 	/* the default sweeps left out because another knob was named */
 	jw_open(&w, "skipped", '[', false);
 	for (unsigned k = 0; k < KNOB_COUNT; k++) {

@@ -148,6 +148,9 @@ int report_tune_text(FILE *f, const struct tune_result *r)
 						 used ? ", " : "", tune_knob_attr((enum tune_knob)k),
 						 q->value[k]);
 	line(&w, "settings: ", "%s (before the sweep)", now);
+	if (r->ncpus)
+		line(&w, "pinning:  ", "%s%s", r->cpus_why, r->cpus_given ? "" :
+		     " (by default, the same CPU for every trial; --cpus chooses others)");
 	for (unsigned i = 0; i < r->nsweeps; i++)
 		sweep_table(&w, r, &r->sweeps[i]);
 	for (unsigned k = 0; k < KNOB_COUNT; k++)

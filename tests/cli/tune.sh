@@ -82,6 +82,7 @@ expect_refusal 2 "scheduler" --scheduler none,frobnicate "$SHM"
 expect_refusal 2 "read-ahead: 'abc' is not a size" --read-ahead 0,abc "$SHM"
 expect_refusal 2 "no block device queue" /dev/shm
 expect_refusal 2 "blocks" --blocks 1 "$SHM"
+expect_refusal 2 "cpus: CPU 1000 is not online or not allowed" --cpus 1000 "$SHM"
 # the control alone (none again) cannot decide anything in 5 blocks
 cur=$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$(basename "$SHM")/queue/scheduler")
 expect_refusal 2 "need at least 6 blocks for its randomization test" --blocks 5 --scheduler "$cur" "$SHM"

@@ -96,6 +96,16 @@ fi
 [ "$(json "$T/bfq.json" 'd["restored"]')" = True ] || fail "the JSON does not say restored"
 [ "$(json "$T/bfq.json" 'd["stopped"]')" = None ] || fail "stopped: $(json "$T/bfq.json" 'd["stopped"]')"
 [ "$(json "$T/bfq.json" 'd["sweeps"][0]["analyzed"]')" = True ] || fail "no verdict"
+# the trials' jobs pinned by default: every CPU this process may run on,
+# each once (job i on the i-th), said in the JSON, the text and the page
+ALLOWED=$(python3 -c 'import os; print(sorted(os.sched_getaffinity(0)))')
+[ "$(json "$T/bfq.json" 'd["pinning"]["by"]')" = default ] ||
+	fail "pinning: $(json "$T/bfq.json" 'd["pinning"]')"
+[ "$(json "$T/bfq.json" 'sorted(d["pinning"]["cpus"])')" = "$ALLOWED" ] ||
+	fail "pinned to $(json "$T/bfq.json" 'd["pinning"]["cpus"]'), allowed $ALLOWED"
+first=$(json "$T/bfq.json" 'd["pinning"]["cpus"][0]')
+grep -q "^pinning:  CPU $first" "$T/bfq.out" || fail "the text does not say the pinning"
+grep -q 'data-key="pinning.why"' "$T/bfq.html" || fail "the HTML does not say the pinning"
 if [ "$bfq_wbt" = 0 ]; then
 	# the kernel's default wbt, off under bfq: seen, said, not an error
 	[ "$(json "$T/bfq.json" '" ".join(e["value"] + ":" + e["attribute"] + "=" + e["kept"] for e in d["sweeps"][0]["side_effects"])')" = \
@@ -118,11 +128,19 @@ dd if=/dev/urandom of="$DIMG/disk.img" bs=1M count=128 conv=fsync status=none ||
 	fail "cannot write the disk image"
 fresh_loop "$DIMG/disk.img" --direct-io=on
 DISK=$DEV
+LAST=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 for dev in "$RAM" "$DISK"; do
 	name=$(basename "$dev")
 	before=$(settings "$dev")
-	"$DISKBENCH" tune "${FAST[@]}" --json "$T/$name.json" "$dev" >"$T/$name.out" \
+	# --cpus overrides the default pinning (the disk image's tune)
+	pin=()
+	[ "$dev" = "$DISK" ] && pin=(--cpus "$LAST")
+	"$DISKBENCH" tune "${FAST[@]}" "${pin[@]}" --json "$T/$name.json" "$dev" >"$T/$name.out" \
 		2>"$T/$name.err" || fail "default tune of $dev: exit $?: $(cat "$T/$name.err")"
+	if [ "$dev" = "$DISK" ]; then
+		[ "$(json "$T/$name.json" '[d["pinning"]["by"], d["pinning"]["cpus"]]')" = \
+			"['--cpus', [$LAST]]" ] || fail "--cpus $LAST: $(json "$T/$name.json" 'd["pinning"]')"
+	fi
 	[ "$(settings "$dev")" = "$before" ] || fail "after tune $dev: $(settings "$dev"), before: $before"
 	[ "$(json "$T/$name.json" '" ".join(s["knob"] for s in d["sweeps"] if s["analyzed"])')" = \
 		"scheduler read-ahead" ] ||
