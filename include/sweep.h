@@ -68,8 +68,13 @@ void sweep_compare(const double *m, unsigned nblocks, unsigned nconfig, unsigned
  * not from a model of the noise.
  *
  * The statistic of (k, j) is |mean over the blocks of x[k] - x[0]| over
- * scale_j, the pooled within-block spread of statistic j (no relabelling
- * changes it); the largest over every (k, j) is the family's (max-T). The
+ * its standard error s_j sqrt(2 / nblocks), s_j the residual spread of
+ * statistic j in the two-way layout blocks x values (block and value
+ * effects removed), pooled over the values judged at that step: learnt
+ * from (nblocks - 1)(nvalues - 1) degrees of freedom, not from one
+ * value's nblocks - 1 (with which the relabellings' largest t on 3 or 4
+ * blocks is so large that no interval is short); the largest over every
+ * (k, j) is the family's (max-T). The
  * values are stepped down (Westfall-Young): the one with the largest
  * statistic is judged against relabellings among the values still in; if
  * it differs (p < alpha) it is left out and the rest judged again, else

@@ -7,6 +7,10 @@
 #include "sweep.h"
 #include "workload.h"
 
+/* the largest design sweep_randomization takes */
+#define TUNE_MAX_CONFIGS_SWEEP 64
+#define SWEEP_MAX_BLOCKS 1000
+
 int sweep_design(struct sweep_design *d, unsigned nconfig, unsigned nblocks, uint64_t seed)
 {
 	struct wl_rng rng;
@@ -136,36 +140,54 @@ unsigned sweep_min_blocks(unsigned nconfig, double alpha)
 /* The statistics of the values in set[0..nset) (set[0] the baseline),
  * with perm(a) = set[idx[b * nset + a]] in block b (idx NULL: the labels
  * as they ran): d_b = x[perm(a)] - x[perm(0)], and t[a * nstat + j] =
- * |mean d| / se, se = sd(d) / sqrt(nblocks), the paired t statistic, whose
- * distribution the relabellings give instead of Student's; its se into
- * se_out (may be NULL). Returns the largest. */
+ * |mean d| / se, se = s_j sqrt(2 / nblocks), s_j the residual spread of
+ * statistic j in the two-way layout blocks x values (block and value
+ * effects removed, (nblocks - 1)(nset - 1) degrees of freedom), pooled
+ * over the values: a paired t whose spread is learnt from every value,
+ * not from one value's few blocks (on 3 blocks that one has 2 degrees of
+ * freedom, and the relabellings' largest t is then huge). The
+ * relabellings give its distribution, not Student's. Its se into se_out
+ * (may be NULL). Returns the largest. */
 static double step_stats(const double *x, unsigned nblocks, unsigned nconfig, unsigned nstat,
 			 const unsigned *set, unsigned nset, const uint32_t *idx, double *t,
 			 double *se_out)
 {
-	double most = 0;
+	double most = 0, colsum[TUNE_MAX_CONFIGS_SWEEP], rowsum[SWEEP_MAX_BLOCKS];
+	const unsigned df = (nblocks - 1) * (nset - 1);
 
-	for (unsigned a = 1; a < nset; a++) {
-		for (unsigned j = 0; j < nstat; j++) {
-			double sum = 0, ss = 0, mean, se, v;
+	for (unsigned j = 0; j < nstat; j++) {
+		double grand = 0, ss = 0, se;
 
-			for (unsigned b = 0; b < nblocks; b++) {
-				unsigned ka = set[idx ? idx[b * nset + a] : a];
-				unsigned k0 = set[idx ? idx[b * nset] : 0];
-				double d = x[(b * nconfig + ka) * nstat + j] -
-					   x[(b * nconfig + k0) * nstat + j];
+#define X(b, a) x[((b) * nconfig + set[idx ? idx[(b) * nset + (a)] : (a)]) * nstat + j]
+		for (unsigned a = 0; a < nset; a++)
+			colsum[a] = 0;
+		for (unsigned b = 0; b < nblocks; b++) {
+			rowsum[b] = 0;
+			for (unsigned a = 0; a < nset; a++) {
+				double v = X(b, a);
 
-				sum += d;
-				ss += d * d;
+				rowsum[b] += v;
+				colsum[a] += v;
+				grand += v;
 			}
-			mean = sum / nblocks;
-			ss -= nblocks * mean * mean;
-			se = sqrt((ss > 0 ? ss : 0) / (nblocks - 1) / nblocks);
-			/* identical figures in every block: a difference at all is
-			 * the largest there can be */
-			if (!(se > 1e-12))
-				se = 1e-12;
-			v = fabs(mean) / se;
+		}
+		for (unsigned b = 0; b < nblocks; b++) {
+			for (unsigned a = 0; a < nset; a++) {
+				double r = X(b, a) - rowsum[b] / nset - colsum[a] / nblocks +
+					   grand / ((double)nblocks * nset);
+
+				ss += r * r;
+			}
+		}
+#undef X
+		se = sqrt((ss > 0 ? ss : 0) / df * 2 / nblocks);
+		/* identical figures in every block: a difference at all is
+		 * the largest there can be */
+		if (!(se > 1e-12))
+			se = 1e-12;
+		for (unsigned a = 1; a < nset; a++) {
+			double v = fabs(colsum[a] - colsum[0]) / nblocks / se;
+
 			if (t)
 				t[a * nstat + j] = v;
 			if (se_out)
@@ -198,7 +220,8 @@ int sweep_randomization(const double *x, unsigned nblocks, unsigned nconfig, uns
 		padj[i] = 1;
 		half[i] = INFINITY;
 	}
-	if (nblocks < 2 || nconfig < 2 || !nstat || !resamples)
+	if (nblocks < 2 || nconfig < 2 || !nstat || !resamples || nconfig > TUNE_MAX_CONFIGS_SWEEP ||
+	    nblocks > SWEEP_MAX_BLOCKS)
 		return -EINVAL;
 	set = malloc(nconfig * sizeof(*set));
 	idx = malloc((size_t)nblocks * nconfig * sizeof(*idx));
