@@ -21,6 +21,7 @@
 #include "dropbehind.h"
 #include "jobs.h"
 #include "runner.h"
+#include "sampler.h"
 #include "stall.h"
 #include "timeline.h"
 #include "verify.h"
@@ -41,19 +42,6 @@ static void thread_cpu(uint64_t *user, uint64_t *sys)
 	getrusage(RUSAGE_THREAD, &ru);
 	*user = tv_ns(&ru.ru_utime);
 	*sys = tv_ns(&ru.ru_stime);
-}
-
-/* The timeline's interval: --interval, or the default rule; a test of
- * passes, which may end long before its runtime (that only bounds it),
- * gets a point every thousandth of it (at least 10 ms). */
-static uint64_t spec_interval(const struct test_spec *s)
-{
-	uint64_t fine = s->runtime_ns / 1000;
-
-	if (!s->interval_ns && s->passes)
-		return timeline_interval(fine > TIMELINE_MIN_INTERVAL_NS ? fine :
-					 TIMELINE_MIN_INTERVAL_NS, s->runtime_ns);
-	return timeline_interval(s->interval_ns, s->runtime_ns);
 }
 
 static int worker_fail(struct worker *w, int err, const char *what)
@@ -790,282 +778,6 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 }
 
 
-/* Sleep until the monotonic clock reads t (ns). */
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
-			       .tv_nsec = (long)(t % 1000000000u) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-/* The jobs' ops and bytes measured so far, read while they run. */
-static void live_totals(const struct test_spec *spec, const struct worker *ws, unsigned n,
-			uint64_t *ops, uint64_t *bytes)
-{
-	const bool ops_kind = spec->wl->kind == WL_OPS;
-
-	*ops = *bytes = 0;
-	for (unsigned i = 0; i < n; i++) {
-		*ops += __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
-		if (ops_kind)
-			*bytes += __atomic_load_n(&ws[i].bytes, __ATOMIC_RELAXED);
-	}
-	if (!ops_kind)
-		*bytes = *ops * spec->bs;
-}
-
-/*
- * The timeline's sampler, on the runner's own thread: points on a grid of
- * the interval from origin (where the windows may open), those before the
- * runtime is over, and from one interval past it on (a window held open by
- * a flush); not the one at or just after the runtime, where the windows
- * close a moment later: the last point (timeline_rec_finish) takes that.
- */
-struct sampler {
-	struct timeline_rec rec;
-	struct hist *cur;	/* scratch: the jobs' merged counts */
-	uint64_t origin;	/* monotonic ns: t0 + ramp */
-	uint64_t runtime;
-	/* The jobs' counts, read for jobs that stand still (stall.h) from
-	 * origin on, on each wake of the runner's thread (every 100 ms in
-	 * the runtime, and at most every STALL_READ_NS while the windows
-	 * close), and once they have; jobs NULL: not watched (no memory) */
-	struct stall_watch stalls;
-	uint64_t next_read;
-};
-
-/* The stall watch's readings at most this often: each is n loads. */
-#define STALL_READ_NS 10000000u
-
-/* When (monotonic ns) the next point is due. */
-static uint64_t sampler_due(const struct sampler *sm)
-{
-	uint64_t b = sm->rec.next_ns, iv = sm->rec.tl.interval_ns;
-
-	if (b >= sm->runtime && b < sm->runtime + iv)
-		b += iv;
-	return sm->origin + b;
-}
-
-/* Take the point that is due, if it is (now: monotonic ns). */
-static void sampler_poll(struct sampler *sm, const struct test_spec *spec,
-			 const struct worker *ws, unsigned n, uint64_t now)
-{
-	uint64_t ops, bytes;
-
-	if (!sm || now < sampler_due(sm))
-		return;
-	hist_init(sm->cur);
-	for (unsigned i = 0; i < n; i++)
-		hist_merge_live(sm->cur, ws[i].lat);
-	/* The ops are the histogram's count (a job adds one to each for every
-	 * op), from the same loads: a point's ops are the I/Os its latencies
-	 * describe, whatever completed between two loads. */
-	live_totals(spec, ws, n, &ops, &bytes);
-	ops = sm->cur->n;
-	if (spec->wl->kind != WL_OPS)
-		bytes = ops * spec->bs;
-	timeline_rec_add(&sm->rec, now - sm->origin, ops, bytes, sm->cur);
-}
-
-/* Where job w was, its generator read while it runs (wl_offsets_last):
- * the fields it changes are loaded whole, the others are set before the
- * jobs are let go. False for a job with no offsets (WL_OPS). */
-static bool job_offset(const struct worker *w, uint64_t *off)
-{
-	struct wl_offsets g = { .base = w->gen.base, .nblocks = w->gen.nblocks,
-				.bs = w->gen.bs, .random = w->gen.random };
-
-	if (w->spec->wl->kind != WL_BLOCK || !g.nblocks)
-		return false;
-	g.next = __atomic_load_n(&w->gen.next, __ATOMIC_RELAXED);
-	for (unsigned k = 0; k < 4; k++)
-		g.rng.s[k] = __atomic_load_n(&w->gen.rng.s[k], __ATOMIC_RELAXED);
-	*off = wl_offsets_last(&g);
-	return true;
-}
-
-/* Read every job's count for the stall watch, when due (now: monotonic
- * ns, from origin on), or at once (last: the windows closed, and a job
- * that went on just before its window closed has its stall ended). Loads
- * only: the jobs' loops pay nothing for it. */
-static void watch_stalls(struct sampler *sm, const struct worker *ws, unsigned n, uint64_t now,
-			 bool last)
-{
-	struct stall_watch *sw = &sm->stalls;
-
-	if (!sw->jobs || now < sm->origin || (!last && now < sm->next_read))
-		return;
-	sm->next_read = now + STALL_READ_NS;
-	for (unsigned i = 0; i < n; i++) {
-		struct stall_reading *r = &sw->in[i];
-
-		/* the end first: a count read after it is final */
-		r->closed = __atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE) != 0;
-		r->ops = __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
-		r->offset_valid = job_offset(&ws[i], &r->offset);
-	}
-	stall_watch_read(sw, now);
-}
-
-/* The stalls found, into out: from the first window's opening, as the
- * timeline counts. */
-static void stalls_out(const struct sampler *sm, const struct worker *ws, unsigned n,
-		       struct test_result *out)
-{
-	const struct stall_watch *sw = &sm->stalls;
-	uint64_t first = UINT64_MAX;
-
-	if (!sw->jobs)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		if (ws[i].opened && ws[i].t_start < first)
-			first = ws[i].t_start;
-	if (first == UINT64_MAX)
-		first = sm->origin;
-	out->stall_bound_ns = sw->bound_ns;
-	out->stalls_missed = sw->missed;
-	for (unsigned k = 0; k < sw->nfound && k < RESULT_MAX_STALLS; k++) {
-		const struct stall *st = &sw->found[k];
-
-		out->stalls[out->nstalls++] = (struct result_stall){
-			.job = st->job,
-			.start_ns = st->start_ns > first ? st->start_ns - first : 0,
-			.ns = st->end_ns - st->start_ns,
-			.offset_valid = st->offset_valid, .offset = st->offset };
-	}
-	out->stalls_missed += sw->nfound - out->nstalls;
-}
-
-/* spec->progress of the measured phase at now, with a job standing still
- * (sm's watch, unless sm is NULL). */
-static void report_run(const struct test_spec *spec, const struct worker *ws, unsigned n,
-		       uint64_t t0, uint64_t now, const struct sampler *sm)
-{
-	struct runner_progress p = {
-		.phase = RUNNER_RUN, .elapsed_ns = now - t0,
-		.total_ns = spec->wl->whole ? 0 : spec_ramp(spec) + spec->runtime_ns,
-	};
-
-	live_totals(spec, ws, n, &p.ops, &p.bytes);
-	if (sm && sm->stalls.jobs)
-		p.stalled_ns = stall_watch_now(&sm->stalls, &p.stalled_job);
-	spec->progress(spec->progress_arg, &p);
-}
-
-/* Sleep until t, calling spec->progress every 500 ms on the way and taking
- * the timeline's points (sm, unless NULL) when due, and waking early when
- * spec->stop is raised or every worker is done. */
-static void wait_reporting(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   struct run_shared *rs, uint64_t t0, uint64_t t, struct sampler *sm)
-{
-	const uint64_t step = 100000000u;
-	uint64_t now = clock_ns(), next_report = now + 5 * step, wake;
-
-	while (now < t) {
-		if (jobs_watch(spec, ws, n, rs) || __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
-			return;
-		wake = now + step < t ? now + step : t;
-		if (sm && sampler_due(sm) < wake)
-			wake = sampler_due(sm);
-		sleep_until(wake);
-		now = clock_ns();
-		if (now < t)
-			sampler_poll(sm, spec, ws, n, now);
-		if (sm)
-			watch_stalls(sm, ws, n, now, false);
-		if (!spec->progress || now < next_report || now >= t)
-			continue;
-		next_report = now + 5 * step;
-		report_run(spec, ws, n, t0, now, sm);
-	}
-}
-
-/* Setup or teardown progress, summed over the jobs. */
-static void report_work(const struct test_spec *spec, const struct worker *ws, unsigned n,
-			enum runner_phase phase)
-{
-	struct runner_progress p = { .phase = phase };
-
-	if (!spec->progress)
-		return;
-	for (unsigned i = 0; i < n; i++) {
-		p.done += __atomic_load_n(&ws[i].prog.done, __ATOMIC_RELAXED);
-		p.todo += __atomic_load_n(&ws[i].prog.todo, __ATOMIC_RELAXED);
-	}
-	spec->progress(spec->progress_arg, &p);
-}
-
-/* Until every worker has torn down (the file tests remove their files:
- * seconds for many), reporting how far they are. */
-static void wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
-			  struct run_shared *rs)
-{
-	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
-
-	for (;;) {
-		jobs_watch(spec, ws, n, rs);	/* a job process may be gone */
-		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= n)
-			return;
-		sleep_until(clock_ns() + 20000000u);
-		if (clock_ns() >= next) {
-			next = clock_ns() + 500000000u;
-			report_work(spec, ws, n, RUNNER_TEARDOWN);
-		}
-	}
-}
-
-/* A window closes at the first completion after the runtime, later still
- * for a drop-behind writer, which flushes inside it: the device counters'
- * end sample waits for every window to close (or the workers to end, or a
- * stop), so it covers what the windows counted. The timeline goes on, and
- * the progress line too when it lasts (a job that stands still). */
-static void wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			 struct run_shared *rs, struct sampler *sm)
-{
-	uint64_t next_report = clock_ns() + 500000000u, now;
-
-	for (;;) {
-		unsigned open = 0;
-
-		for (unsigned i = 0; i < n; i++)
-			if (!__atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE))
-				open++;
-		if (jobs_watch(spec, ws, n, rs) || !open ||
-		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
-			return;
-		sleep_until(clock_ns() + 1000000u);
-		now = clock_ns();
-		sampler_poll(sm, spec, ws, n, now);
-		watch_stalls(sm, ws, n, now, false);
-		if (spec->progress && now >= next_report) {
-			next_report = now + 500000000u;
-			report_run(spec, ws, n, rs->t0, now, sm);
-		}
-	}
-}
-
-/* The last point, where the last window closed, from the final figures;
- * the timeline moves to out, counted from the first window's opening. */
-static void sampler_finish(struct sampler *sm, const struct worker *ws, unsigned n,
-			   struct test_result *out)
-{
-	uint64_t start = UINT64_MAX, end = 0;
-
-	for (unsigned i = 0; i < n; i++) {
-		if (ws[i].opened && ws[i].t_start < start)
-			start = ws[i].t_start;
-		if (ws[i].t_end > end)
-			end = ws[i].t_end;
-	}
-	if (start == UINT64_MAX || start < sm->origin)
-		start = sm->origin;
-	timeline_rec_finish(&sm->rec, end > sm->origin ? end - sm->origin : 0,
-			    start - sm->origin, out->ops, out->bytes, out->lat, &out->timeline);
-}
-
 /*
  * --verify's read-back, after the windows, the device counters' end sample
  * and the jobs, so that it is in none of them: every block a job wrote is
@@ -1151,48 +863,26 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 	fp->fds = one.fds;
 }
 
-int runner_run(const struct test_spec *spec, const struct run_target *where,
-	       struct test_result *out, char *err, size_t errlen)
+/* One test's run: what runner_run's steps share. */
+struct run {
+	const struct test_spec *spec;
+	const struct run_target *where;
+	unsigned n, started;
+	bool procs;		/* job processes: block I/O only (jobs.h) */
+	bool io;		/* the device counters move */
+	struct worker *ws;
+	struct run_shared local, *rs;
+	void *arena;		/* procs: ws and *rs live here (jobs_arena) */
+	size_t arena_len;
+	struct sampler sm;
+	struct dev_counters c0, c1;
+};
+
+/* What the spec alone says of out, before the jobs run. */
+static void result_describe(const struct test_spec *spec, struct test_result *out)
 {
-	const struct target_info *ti = where->ti;
-	struct dev_counters c0 = { 0 }, c1 = { 0 };
-	struct worker *ws = NULL;
-	struct run_shared local = { 0 }, *rs = &local;
-	struct sampler sm = { .runtime = spec->runtime_ns };
-	uint64_t ramp = spec_ramp(spec);
-	unsigned n = spec->jobs, started = 0, i;
 	const bool ops_kind = spec->wl->kind == WL_OPS;
-	/* job processes: block I/O only (runner.h) */
-	const bool procs = spec->procs && !ops_kind;
-	void *arena = NULL;
-	size_t arena_len = 0;
-	int ret = 0;
 
-	if (!n || (ops_kind && !spec->wl->ops) || (!ops_kind && !spec->engine)) {
-		snprintf(err, errlen, "%s: no jobs, engine or operations to run", spec->wl->name);
-		return -EINVAL;
-	}
-
-	memset(out, 0, sizeof(*out));
-	out->lat = calloc(1, sizeof(*out->lat));
-	if (procs)
-		arena = jobs_arena(spec, n, &rs, &ws, &arena_len);
-	else
-		ws = calloc(n, sizeof(*ws));
-	sm.cur = malloc(sizeof(*sm.cur));
-	if (!out->lat || !ws || !sm.cur ||
-	    timeline_rec_init(&sm.rec, spec_interval(spec))) {
-		free(sm.cur);
-		if (arena)
-			munmap(arena, arena_len);
-		else
-			free(ws);
-		free(out->lat);
-		out->lat = NULL;
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	hist_init(out->lat);
 	out->workload = spec->wl->name;
 	out->engine = ops_kind ? "-" : spec->engine->name;
 	out->bs = spec->bs;
@@ -1208,135 +898,198 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	out->random = spec->wl->pattern == WL_RAND;
 	out->zero_data = spec->zero_data && wl_writes(spec->wl) && !ops_kind;
 	out->is_write = spec->wl->dir == IO_WRITE;
-	out->ramp_ns = ramp;
+	out->ramp_ns = spec_ramp(spec);
 	out->size = spec_size(spec);
+}
 
-	rs->procs = procs;
-	gate_init(&rs->gate, procs);
-	for (i = 0; i < n; i++) {
+/* The workers (in the shared arena for job processes) and the sampler's
+ * memory: 0, or -ENOMEM with nothing held. */
+static int run_alloc(struct run *r)
+{
+	r->rs = &r->local;
+	if (r->procs)
+		r->arena = jobs_arena(r->spec, r->n, &r->rs, &r->ws, &r->arena_len);
+	else
+		r->ws = calloc(r->n, sizeof(*r->ws));
+	if (r->ws && !sampler_init(&r->sm, r->spec))
+		return 0;
+	if (r->arena)
+		munmap(r->arena, r->arena_len);
+	else
+		free(r->ws);
+	r->ws = NULL;
+	r->arena = NULL;
+	return -ENOMEM;
+}
+
+/* Each worker tore down its own engine, fds and buffers: what is left. */
+static void run_free(struct run *r)
+{
+	if (r->arena) {
+		munmap(r->arena, r->arena_len);
+	} else {
+		for (unsigned i = 0; i < r->n; i++) {
+			free(r->ws[i].lat);
+			free(r->ws[i].written);
+		}
+		free(r->ws);
+	}
+	sampler_free(&r->sm);
+}
+
+/* Start the jobs and wait for their setup: 0 once every job is at the
+ * gate, or the first failure's -errno (a stop's -EINTR before others) with
+ * its message in err. r->started says how many are to be ended. */
+static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
+{
+	struct worker *ws = r->ws;
+	int ret = 0;
+
+	r->rs->procs = r->procs;
+	gate_init(&r->rs->gate, r->procs);
+	for (unsigned i = 0; i < r->n; i++) {
 		ws[i].id = i;
-		ws[i].spec = spec;
-		ws[i].where = where;
-		ws[i].gate = &rs->gate;
-		ws[i].t0 = &rs->t0;
-		ws[i].sampled = &rs->sampled;
-		ws[i].finished = &rs->finished;
-		ws[i].stop = procs ? &rs->stop : spec->stop;
+		ws[i].spec = r->spec;
+		ws[i].where = r->where;
+		ws[i].gate = &r->rs->gate;
+		ws[i].t0 = &r->rs->t0;
+		ws[i].sampled = &r->rs->sampled;
+		ws[i].finished = &r->rs->finished;
+		ws[i].stop = r->procs ? &r->rs->stop : r->spec->stop;
 		ws[i].ctx.fd = -1;
-		ws[i].drop_behind = out->drop_behind;
-		ret = jobs_start(&ws[i], rs);
+		ws[i].drop_behind = drop_behind;
+		ret = jobs_start(&ws[i], r->rs);
 		if (ret) {
 			snprintf(err, errlen, "cannot start job %s %u of %u: %s",
-				 procs ? "process" : "thread", i + 1, n, strerror(-ret));
-			break;
+				 r->procs ? "process" : "thread", i + 1, r->n, strerror(-ret));
+			return ret;
 		}
-		started++;
+		r->started++;
 	}
-	if (!ret) {
-		/* Setup: the file tests may make many files first. */
-		uint64_t next = clock_ns() + 500000000u;
-
-		while (!gate_wait_ready(&rs->gate, n, 100000000u)) {
-			jobs_watch(spec, ws, n, rs);
-			if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE))
-				break;	/* a job process that is gone never arrives */
-			if (clock_ns() >= next) {
-				next = clock_ns() + 500000000u;
-				report_work(spec, ws, n, RUNNER_SETUP);
-			}
-		}
-		for (i = 0; i < n; i++) {
-			if (ws[i].err && (!ret || ws[i].err == -EINTR)) {
-				ret = ws[i].err;
-				snprintf(err, errlen, "%s", ws[i].errmsg);
-			}
-		}
-	}
-	if (!ret) {
-		const bool io = ops_kind || !(spec->engine->flags & ENGINE_F_NO_IO);
-
-		/* With no ramp the windows open at t0: sample before. */
-		if (io && !ramp)
-			target_dev_counters(ti, &c0);
-		if (!io || !ramp)
-			rs->sampled = 1;
-		rs->t0 = clock_ns();
-		sm.origin = rs->t0 + ramp;
-		/* no memory for the watch: nothing is watched (sm.stalls.jobs) */
-		(void)stall_watch_init(&sm.stalls, n, stall_bound(spec->runtime_ns), sm.origin);
-		sm.next_read = sm.origin;
-		gate_open(&rs->gate, 1);
-		/* The windows open at the first completion after the ramp,
-		 * and never before this sample: a moment before the ramp ends
-		 * (or late, on a loaded machine, and then the windows open
-		 * late), so that the device has moved at least what they
-		 * count. */
-		if (io && ramp) {
-			wait_reporting(spec, ws, n, rs, rs->t0,
-				       rs->t0 + ramp - (ramp < 2000000u ? ramp : 2000000u), NULL);
-			target_dev_counters(ti, &c0);
-			__atomic_store_n(&rs->sampled, 1, __ATOMIC_RELEASE);
-		}
-		/* Without I/O too: the timeline and the progress are taken here;
-		 * a workload that runs to its end (whole) until it is there. */
-		wait_reporting(spec, ws, n, rs, rs->t0,
-			       spec->wl->whole ? UINT64_MAX : rs->t0 + ramp + spec->runtime_ns, &sm);
-		wait_windows(spec, ws, n, rs, &sm);
-		watch_stalls(&sm, ws, n, clock_ns(), true);
-		if (io)
-			target_dev_counters(ti, &c1);
-	} else {
-		gate_open(&rs->gate, -1);
-	}
-	wait_teardown(spec, ws, started, rs);
-	jobs_end(ws, started, rs);
-	gate_destroy(&rs->gate);
-	/* a job process that was killed or crashed: its counts are not whole */
-	for (i = 0; i < started && !ret; i++) {
-		if (ws[i].err == -ECHILD) {
+	sampler_wait_setup(r->spec, ws, r->n, r->rs);
+	for (unsigned i = 0; i < r->n; i++) {
+		if (ws[i].err && (!ret || ws[i].err == -EINTR)) {
 			ret = ws[i].err;
 			snprintf(err, errlen, "%s", ws[i].errmsg);
 		}
 	}
+	return ret;
+}
 
-	if (!ret) {
-		merge(ws, n, &sm.stalls, out);
-		sampler_finish(&sm, ws, n, out);
-		stalls_out(&sm, ws, n, out);
-		/* interrupted: the user wants out, not a read-back (which
-		 * stops at a SIGINT too, keeping what it checked) */
-		if (spec->verify && !(spec->engine->flags & ENGINE_F_NO_IO) &&
-		    !(spec->stop && *spec->stop))
-			read_back(spec, where, ws, n, out);
-		if (ops_kind) {
-			struct wl_desc d = { .engine = "-", .io_size = spec->bs,
-					     .direct = spec->direct };
+/*
+ * Let the jobs go and wait out the ramp and the measured phase. The device
+ * counters' start sample is taken just before the windows open (before the
+ * jobs are let go with no ramp, a moment before the ramp ends otherwise),
+ * and no window opens before it is taken (on a loaded machine they open
+ * late instead), so what the windows count never predates it; the end
+ * sample waits for every window to close.
+ */
+static void run_measure(struct run *r)
+{
+	const struct test_spec *spec = r->spec;
+	struct run_shared *rs = r->rs;
+	const uint64_t ramp = spec_ramp(spec);
 
-			if (spec->wl->ops->describe)
-				spec->wl->ops->describe(&ws[0].job, &d);
-			out->engine = d.engine;
-			out->bs = d.io_size;
-			out->direct = d.direct;
-		}
-		out->dev_valid = c0.valid && c1.valid;
-		if (out->dev_valid) {
-			out->dev_read_bytes = c1.read_bytes - c0.read_bytes;
-			out->dev_write_bytes = c1.write_bytes - c0.write_bytes;
+	/* With no ramp the windows open at t0: sample before. */
+	if (r->io && !ramp)
+		target_dev_counters(r->where->ti, &r->c0);
+	if (!r->io || !ramp)
+		rs->sampled = 1;
+	rs->t0 = clock_ns();
+	sampler_start(&r->sm, spec, r->n, rs->t0 + ramp);
+	gate_open(&rs->gate, 1);
+	/* The windows open at the first completion after the ramp, and never
+	 * before this sample: a moment before the ramp ends (or late, on a
+	 * loaded machine, and then the windows open late), so that the device
+	 * has moved at least what they count. */
+	if (r->io && ramp) {
+		sampler_wait(spec, r->ws, r->n, rs, rs->t0,
+			     rs->t0 + ramp - (ramp < 2000000u ? ramp : 2000000u), NULL);
+		target_dev_counters(r->where->ti, &r->c0);
+		__atomic_store_n(&rs->sampled, 1, __ATOMIC_RELEASE);
+	}
+	/* Without I/O too: the timeline and the progress are taken here; a
+	 * workload that runs to its end (whole) until it is there. */
+	sampler_wait(spec, r->ws, r->n, rs, rs->t0,
+		     spec->wl->whole ? UINT64_MAX : rs->t0 + ramp + spec->runtime_ns, &r->sm);
+	sampler_wait_windows(spec, r->ws, r->n, rs, &r->sm);
+	if (r->io)
+		target_dev_counters(r->where->ti, &r->c1);
+}
+
+/* After the jobs: their figures, the timeline and the stalls, the
+ * read-back and the device counters into out. */
+static void run_collect(struct run *r, struct test_result *out)
+{
+	const struct test_spec *spec = r->spec;
+
+	merge(r->ws, r->n, &r->sm.stalls, out);
+	sampler_finish(&r->sm, r->ws, r->n, out);
+	/* interrupted: the user wants out, not a read-back (which stops at a
+	 * SIGINT too, keeping what it checked) */
+	if (spec->verify && !(spec->engine->flags & ENGINE_F_NO_IO) &&
+	    !(spec->stop && *spec->stop))
+		read_back(spec, r->where, r->ws, r->n, out);
+	if (spec->wl->kind == WL_OPS) {
+		struct wl_desc d = { .engine = "-", .io_size = spec->bs, .direct = spec->direct };
+
+		if (spec->wl->ops->describe)
+			spec->wl->ops->describe(&r->ws[0].job, &d);
+		out->engine = d.engine;
+		out->bs = d.io_size;
+		out->direct = d.direct;
+	}
+	out->dev_valid = r->c0.valid && r->c1.valid;
+	if (out->dev_valid) {
+		out->dev_read_bytes = r->c1.read_bytes - r->c0.read_bytes;
+		out->dev_write_bytes = r->c1.write_bytes - r->c0.write_bytes;
+	}
+}
+
+int runner_run(const struct test_spec *spec, const struct run_target *where,
+	       struct test_result *out, char *err, size_t errlen)
+{
+	const bool ops_kind = spec->wl->kind == WL_OPS;
+	struct run r = {
+		.spec = spec, .where = where, .n = spec->jobs,
+		.procs = spec->procs && !ops_kind,
+		.io = ops_kind || (spec->engine && !(spec->engine->flags & ENGINE_F_NO_IO)),
+	};
+	int ret;
+
+	if (!r.n || (ops_kind && !spec->wl->ops) || (!ops_kind && !spec->engine)) {
+		snprintf(err, errlen, "%s: no jobs, engine or operations to run", spec->wl->name);
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->lat = calloc(1, sizeof(*out->lat));
+	if (!out->lat || run_alloc(&r)) {
+		free(out->lat);
+		out->lat = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	hist_init(out->lat);
+	result_describe(spec, out);
+
+	ret = run_start(&r, out->drop_behind, err, errlen);
+	if (!ret)
+		run_measure(&r);
+	else
+		gate_open(&r.rs->gate, -1);
+	sampler_wait_teardown(spec, r.ws, r.started, r.rs);
+	jobs_end(r.ws, r.started, r.rs);
+	gate_destroy(&r.rs->gate);
+	/* a job process that was killed or crashed: its counts are not whole */
+	for (unsigned i = 0; i < r.started && !ret; i++) {
+		if (r.ws[i].err == -ECHILD) {
+			ret = r.ws[i].err;
+			snprintf(err, errlen, "%s", r.ws[i].errmsg);
 		}
 	}
-	/* Each worker tore down its own engine, fds and buffers. */
-	if (arena) {
-		munmap(arena, arena_len);
-	} else {
-		for (i = 0; i < n; i++) {
-			free(ws[i].lat);
-			free(ws[i].written);
-		}
-		free(ws);
-	}
-	timeline_rec_free(&sm.rec);	/* nothing left after finish */
-	stall_watch_free(&sm.stalls);
-	free(sm.cur);
+	if (!ret)
+		run_collect(&r, out);
+	run_free(&r);
 	if (ret) {
 		free(out->lat);
 		out->lat = NULL;
