@@ -305,15 +305,8 @@ static void json_mpi(struct jw *w, const struct result_ranks *rr)
 	jw_bool(w, "versions_differ", rr->versions_differ);
 	jw_open(w, "rank_info", '[', false);
 	for (unsigned i = 0; i < rr->n; i++) {
-		const struct rank_info *ri = &rr->info[i];
-
 		jw_open(w, NULL, '{', true);
-		jw_u64(w, "rank", ri->rank);
-		jw_u64(w, "local_rank", ri->local_rank);
-		jw_field(w, "hostname", ri->hostname);
-		jw_field(w, "kernel", ri->kernel);
-		jw_field(w, "version", ri->version);
-		jw_field(w, "target", ri->target);
+		json_fields(w, schema_rank_info, &rr->info[i], NULL);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');

@@ -25,106 +25,6 @@
 
 /* ---- the parts ------------------------------------------------------------ */
 
-static int load_host(struct ld *l, json_t *root, struct host_info *h)
-{
-	json_t *o;
-
-	if (ld_obj(l, "", root, "host", false, &o) ||
-	    ld_str(l, "host", o, "hostname", h->hostname, sizeof(h->hostname)) ||
-	    ld_str(l, "host", o, "kernel", h->kernel, sizeof(h->kernel)) ||
-	    ld_str(l, "host", o, "cpu_model", h->cpu_model, sizeof(h->cpu_model)) ||
-	    ld_u32(l, "host", o, "cpus", &h->cpus) ||
-	    ld_u64(l, "host", o, "memory_bytes", &h->memory_bytes))
-		return -EINVAL;
-	return 0;
-}
-
-static int load_target(struct ld *l, json_t *root, struct target_info *t)
-{
-	const char *w = "target";
-	char kind[32];
-	json_t *o;
-
-	if (ld_obj(l, "", root, w, false, &o) ||
-	    ld_str(l, w, o, "path", t->path, sizeof(t->path)) ||
-	    ld_str(l, w, o, "resolved_path", t->resolved, sizeof(t->resolved)) ||
-	    ld_str(l, w, o, "kind", kind, sizeof(kind)))
-		return -EINVAL;
-	if (!strcmp(kind, target_kind_name(TARGET_BLOCK)))
-		t->kind = TARGET_BLOCK;
-	else if (!strcmp(kind, target_kind_name(TARGET_FILE)))
-		t->kind = TARGET_FILE;
-	else if (!strcmp(kind, target_kind_name(TARGET_DIR)))
-		t->kind = TARGET_DIR;
-	else
-		return ld_wrong(l, w, "kind", "\"block\", \"file\" or \"directory\"");
-	if (ld_str(l, w, o, "kind_detail", t->kind_detail, sizeof(t->kind_detail)) ||
-	    ld_str(l, w, o, "device", t->device, sizeof(t->device)) ||
-	    ld_str(l, w, o, "disk", t->disk, sizeof(t->disk)) ||
-	    ld_str(l, w, o, "model", t->model, sizeof(t->model)) ||
-	    ld_str(l, w, o, "vendor", t->vendor, sizeof(t->vendor)) ||
-	    ld_str(l, w, o, "serial", t->serial, sizeof(t->serial)) ||
-	    ld_u64(l, w, o, "size_bytes", &t->size_bytes) ||
-	    ld_str(l, w, o, "fs_type", t->fs_type, sizeof(t->fs_type)) ||
-	    ld_str(l, w, o, "mount_options", t->mount_options, sizeof(t->mount_options)) ||
-	    ld_str(l, w, o, "mount_point", t->mount_point, sizeof(t->mount_point)) ||
-	    ld_u64_or_null(l, w, o, "fs_size_bytes", &t->fs_size_bytes) ||
-	    ld_u64_or_null(l, w, o, "free_bytes", &t->free_bytes) ||
-	    ld_tristate(l, w, o, "rotational", &t->rotational) ||
-	    ld_str(l, w, o, "scheduler", t->scheduler, sizeof(t->scheduler)) ||
-	    ld_list(l, w, o, "schedulers", t->schedulers, sizeof(t->schedulers), " ") ||
-	    ld_int_or_null(l, w, o, "read_ahead_kb", &t->read_ahead_kb) ||
-	    ld_int_or_null(l, w, o, "nr_requests", &t->nr_requests) ||
-	    ld_int_or_null(l, w, o, "max_sectors_kb", &t->max_sectors_kb) ||
-	    ld_tristate(l, w, o, "write_cache", &t->write_cache) ||
-	    ld_tristate(l, w, o, "discard", &t->discard) ||
-	    (json_object_get(o, "io_poll") && ld_tristate(l, w, o, "io_poll", &t->io_poll)) ||
-	    (json_object_get(o, "discard_granularity") &&
-	     ld_u64(l, w, o, "discard_granularity", &t->discard_granularity)) ||
-	    (json_object_get(o, "discard_max_bytes") &&
-	     ld_u64(l, w, o, "discard_max_bytes", &t->discard_max_bytes)) ||
-	    (json_object_get(o, "transport") &&
-	     ld_str(l, w, o, "transport", t->transport, sizeof(t->transport))) ||
-	    (json_object_get(o, "transport_bytes_per_sec") &&
-	     ld_u64(l, w, o, "transport_bytes_per_sec", &t->transport_bps)) ||
-	    ld_u32(l, w, o, "logical_block_size", &t->logical_block_size) ||
-	    ld_u32(l, w, o, "physical_block_size", &t->physical_block_size) ||
-	    /* probe.c joins the layers with ", " */
-	    ld_list(l, w, o, "stack", t->stack, sizeof(t->stack), ", ") ||
-	    ld_bool(l, w, o, "encrypted", &t->encrypted) ||
-	    ld_bool(l, w, o, "cow", &t->cow))
-		return -EINVAL;
-	/* newer than the rest, and only for a loop device */
-	t->loop_dio = -1;
-	if (json_object_get(o, "loop_direct_io") &&
-	    ld_tristate(l, w, o, "loop_direct_io", &t->loop_dio))
-		return -EINVAL;
-	t->backing_rotational = -1;
-	if ((json_object_get(o, "loop_backing_disk") &&
-	     ld_str(l, w, o, "loop_backing_disk", t->backing_disk, sizeof(t->backing_disk))) ||
-	    (json_object_get(o, "loop_backing_rotational") &&
-	     ld_tristate(l, w, o, "loop_backing_rotational", &t->backing_rotational)) ||
-	    (json_object_get(o, "io_limit") &&
-	     ld_str(l, w, o, "io_limit", t->io_limit, sizeof(t->io_limit))))
-		return -EINVAL;
-	/* newer still (the honesty flags follow from these; "flags" is
-	 * derived, so it is not read back) */
-	t->direct_io = -1;
-	if ((json_object_get(o, "compression") &&
-	     ld_str(l, w, o, "compression", t->compression, sizeof(t->compression))) ||
-	    (json_object_get(o, "zfs_arc") && ld_bool(l, w, o, "zfs_arc", &t->arc)) ||
-	    (json_object_get(o, "direct_via_page_cache") &&
-	     ld_bool(l, w, o, "direct_via_page_cache", &t->direct_via_cache)) ||
-	    (json_object_get(o, "direct_io") &&
-	     ld_tristate(l, w, o, "direct_io", &t->direct_io)))
-		return -EINVAL;
-	/* several devices are the members; one is the device itself */
-	if (json_object_get(o, "devices") && json_array_size(json_object_get(o, "devices")) > 1 &&
-	    ld_list(l, w, o, "devices", t->members, sizeof(t->members), " "))
-		return -EINVAL;
-	return 0;
-}
-
 static int load_settings(struct ld *l, json_t *root, struct run_result *r)
 {
 	const char *key;
@@ -175,12 +75,7 @@ static int load_mpi(struct ld *l, json_t *root, struct run_result *r)
 		snprintf(w, sizeof(w), "mpi.rank_info[%zu]", i);
 		if (!json_is_object(v))
 			return ld_fail(l, -EINVAL, w, "not an object");
-		if (ld_u32(l, w, v, "rank", &ri->rank) ||
-		    ld_u32(l, w, v, "local_rank", &ri->local_rank) ||
-		    ld_str(l, w, v, "hostname", ri->hostname, sizeof(ri->hostname)) ||
-		    ld_str(l, w, v, "kernel", ri->kernel, sizeof(ri->kernel)) ||
-		    ld_str(l, w, v, "version", ri->version, sizeof(ri->version)) ||
-		    ld_str(l, w, v, "target", ri->target, sizeof(ri->target)))
+		if (ld_fields(l, w, v, schema_rank_info, ri))
 			return -EINVAL;
 		rr->n = (unsigned)i + 1;
 	}
@@ -322,54 +217,6 @@ static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 	return 0;
 }
 
-/* "precondition": newer than the rest, only when --precondition ran. */
-static int load_precondition(struct ld *l, json_t *root, struct run_precondition *p)
-{
-	const char *w = "precondition";
-	json_t *o = json_object_get(root, w), *dev;
-
-	if (!o)
-		return 0;
-	if (!json_is_object(o))
-		return ld_wrong(l, "", w, "an object");
-	if (ld_u32(l, w, o, "bs", &p->bs) || ld_u32(l, w, o, "qd", &p->qd) ||
-	    ld_u32(l, w, o, "passes", &p->passes) ||
-	    ld_u64(l, w, o, "region_bytes", &p->region) || ld_u64(l, w, o, "bytes", &p->bytes) ||
-	    ld_u64(l, w, o, "time_ns", &p->time_ns) || ld_bool(l, w, o, "complete", &p->complete))
-		return -EINVAL;
-	dev = json_object_get(o, "device_write_bytes");
-	p->dev_valid = dev && !json_is_null(dev);
-	if (p->dev_valid && ld_u64(l, w, o, "device_write_bytes", &p->dev_write_bytes))
-		return -EINVAL;
-	p->done = true;
-	return 0;
-}
-
-/* "read_layout": newer than the rest, only with read tests. */
-static int load_read_layout(struct ld *l, json_t *root, struct read_layout *p)
-{
-	const char *w = "read_layout";
-	json_t *o = json_object_get(root, w), *lo;
-
-	if (!o)
-		return 0;
-	if (!json_is_object(o))
-		return ld_wrong(l, "", w, "an object");
-	if (ld_bool(l, w, o, "checked", &p->checked) ||
-	    ld_str(l, w, o, "source", p->source, sizeof(p->source)) ||
-	    ld_str(l, w, o, "file", p->file, sizeof(p->file)) ||
-	    ld_u64(l, w, o, "offset_bytes", &p->offset) ||
-	    (!p->checked && ld_str(l, w, o, "reason", p->why, sizeof(p->why))) ||
-	    ld_obj(l, w, o, "laid_out", true, &lo))
-		return -EINVAL;
-	if (lo && (ld_u64(l, "read_layout.laid_out", lo, "bytes", &p->laid_out_bytes) ||
-		   ld_u64(l, "read_layout.laid_out", lo, "time_ns", &p->laid_out_ns)))
-		return -EINVAL;
-	p->laid_out = lo != NULL;
-	p->known = true;
-	return 0;
-}
-
 static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
 {
 	json_t *a, *v;
@@ -386,6 +233,24 @@ static int load_warnings(struct ld *l, json_t *root, struct run_result *r)
 	return 0;
 }
 
+/* The target's and the read layout's hand-written members (schema.c's
+ * SF_HAND rows) once ld_fields has read the rest. */
+static int load_hands(struct ld *l, json_t *root, struct run_result *r)
+{
+	json_t *t = json_object_get(root, "target"), *d = json_object_get(t, "devices");
+	json_t *lo = json_object_get(root, "read_layout");
+
+	/* several devices are the members; one is the device itself */
+	if (d && json_array_size(d) > 1 &&
+	    ld_list(l, "target", t, "devices", r->target.members, sizeof(r->target.members), " "))
+		return -EINVAL;
+	/* why the layout was not checked: only then */
+	if (r->read_layout.known && !r->read_layout.checked &&
+	    ld_str(l, "read_layout", lo, "reason", r->read_layout.why, sizeof(r->read_layout.why)))
+		return -EINVAL;
+	return 0;
+}
+
 static int load_root(struct ld *l, json_t *root, struct run_result *r)
 {
 	json_t *schema = json_is_object(root) ? json_object_get(root, "schema") : NULL, *tool;
@@ -393,38 +258,18 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	/* diskbench's other documents (a tune's, a comparison's): say which */
 	if (json_is_string(schema) && !strncmp(json_string_value(schema), "diskbench-", 10))
 		return ld_fail(l, -EINVAL, "", "a \"%s\" document, not a run's result "
-			    "(\"diskbench/1\"): report and compare read the JSON of runs",
-			    json_string_value(schema));
+			       "(\"diskbench/1\"): report and compare read the JSON of runs",
+			       json_string_value(schema));
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), "diskbench/1"))
 		return ld_fail(l, -EINVAL, "", "not a diskbench result (no \"schema\": "
-			    "\"diskbench/1\")");
+			       "\"diskbench/1\")");
 	if (ld_obj(l, "", root, "tool", false, &tool) ||
 	    ld_owned(l, "tool", tool, "version", &r->tool_version) ||
-	    ld_str(l, "", root, "started_at", r->started_at, sizeof(r->started_at)) ||
-	    ld_str(l, "", root, "label", r->label, sizeof(r->label)) ||
-	    load_host(l, root, &r->host) ||
-	    load_target(l, root, &r->target) ||
-	    load_settings(l, root, r) ||
-	    ld_u64(l, "", root, "clock_overhead_ns", &r->clock_overhead_ns))
+	    ld_fields(l, "", root, schema_run, r) || load_hands(l, root, r) ||
+	    load_settings(l, root, r))
 		return -EINVAL;
-	/* newer than the rest: absent in older results */
-	if (json_object_get(root, "command_line") &&
-	    ld_str(l, "", root, "command_line", r->command_line, sizeof(r->command_line)))
-		return -EINVAL;
-	if (json_object_get(root, "imported_from")) {	/* another tool's (import.h) */
-		json_t *o;
-		const char *w = "imported_from";
-
-		if (ld_obj(l, "", root, w, false, &o) ||
-		    ld_str(l, w, o, "tool", r->imported_from.tool, sizeof(r->imported_from.tool)) ||
-		    ld_str(l, w, o, "version", r->imported_from.version,
-			    sizeof(r->imported_from.version)) ||
-		    ld_str(l, w, o, "file", r->imported_from.file, sizeof(r->imported_from.file)))
-			return -EINVAL;
-	}
 	if (load_tests(l, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
-	    load_precondition(l, root, &r->precondition) ||
-	    load_read_layout(l, root, &r->read_layout) || load_warnings(l, root, r))
+	    load_warnings(l, root, r))
 		return -EINVAL;
 	return 0;
 }
@@ -509,6 +354,52 @@ out:
 	*buf = p;
 	return ret;
 }
+
+/* One top-level member, "key": value, from buf[pos] into root (its
+ * value's end in *next); "tests" is only spanned (load_doc). 0 or -errno. */
+static int load_member(struct ld *l, json_t *root, size_t pos, size_t *next)
+{
+	size_t key_end;
+	const char *why;
+	json_t *k, *v;
+	int ret = 0;
+
+	if (l->buf[pos] != '"')
+		return syntax(l, pos, "a string key expected");
+	if (scan_value(l->buf, l->end, pos, &key_end, &why))
+		return syntax(l, key_end, why);
+	k = piece(l, "", pos, key_end);
+	if (!k)
+		return -EINVAL;
+	pos = scan_ws(l->buf, l->end, key_end);
+	if (pos >= l->end || l->buf[pos] != ':') {
+		ret = syntax(l, pos, "':' expected after a key");
+		goto out;
+	}
+	pos = scan_ws(l->buf, l->end, pos + 1);
+	if (scan_value(l->buf, l->end, pos, next, &why)) {
+		ret = syntax(l, *next, why);
+		goto out;
+	}
+	if (json_object_get(root, json_string_value(k)) ||
+	    (l->has_tests && !strcmp(json_string_value(k), "tests"))) {
+		ret = ld_fail(l, -EINVAL, "", "key \"%s\" twice", json_string_value(k));
+		goto out;
+	}
+	if (!strcmp(json_string_value(k), "tests")) {
+		l->has_tests = true;
+		l->tests_off = pos;
+		l->tests_end = *next;
+	} else {
+		v = piece(l, json_string_value(k), pos, *next);
+		if (!v || json_object_set_new(root, json_string_value(k), v))
+			ret = v ? ld_fail(l, -ENOMEM, "", "out of memory") : -EINVAL;
+	}
+out:
+	json_decref(k);
+	return ret;
+}
+
 /*
  * The document in l->buf, as a tree of its top-level members but "tests",
  * whose span is kept in l (load_tests reads it test by test). The file is
@@ -517,8 +408,8 @@ out:
  */
 static int load_doc(struct ld *l, size_t len, json_t **rootp)
 {
-	size_t pos, next, key_end, n, off;
-	json_t *root, *k, *v;
+	size_t pos, next, n, off;
+	json_t *root;
 	const char *why;
 	int ret, line;
 
@@ -550,49 +441,9 @@ static int load_doc(struct ld *l, size_t len, json_t **rootp)
 		return ld_fail(l, -ENOMEM, "", "out of memory");
 	pos = scan_ws(l->buf, l->end, pos + 1);
 	while (pos < l->end && l->buf[pos] != '}') {
-		/* "key": value */
-		if (l->buf[pos] != '"')
-			goto bad_key;
-		if (scan_value(l->buf, l->end, pos, &key_end, &why)) {
-			ret = syntax(l, key_end, why);
+		ret = load_member(l, root, pos, &next);
+		if (ret)
 			goto out;
-		}
-		k = piece(l, "", pos, key_end);
-		if (!k) {
-			ret = -EINVAL;
-			goto out;
-		}
-		pos = scan_ws(l->buf, l->end, key_end);
-		if (pos >= l->end || l->buf[pos] != ':') {
-			json_decref(k);
-			ret = syntax(l, pos, "':' expected after a key");
-			goto out;
-		}
-		pos = scan_ws(l->buf, l->end, pos + 1);
-		if (scan_value(l->buf, l->end, pos, &next, &why)) {
-			json_decref(k);
-			ret = syntax(l, next, why);
-			goto out;
-		}
-		if (json_object_get(root, json_string_value(k)) ||
-		    (l->has_tests && !strcmp(json_string_value(k), "tests"))) {
-			ret = ld_fail(l, -EINVAL, "", "key \"%s\" twice", json_string_value(k));
-			json_decref(k);
-			goto out;
-		}
-		if (!strcmp(json_string_value(k), "tests")) {
-			l->has_tests = true;
-			l->tests_off = pos;
-			l->tests_end = next;
-		} else {
-			v = piece(l, json_string_value(k), pos, next);
-			if (!v || json_object_set_new(root, json_string_value(k), v)) {
-				ret = v ? ld_fail(l, -ENOMEM, "", "out of memory") : -EINVAL;
-				json_decref(k);
-				goto out;
-			}
-		}
-		json_decref(k);
 		pos = scan_ws(l->buf, l->end, next);
 		if (pos < l->end && l->buf[pos] == ',') {
 			pos = scan_ws(l->buf, l->end, pos + 1);

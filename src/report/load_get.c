@@ -227,3 +227,93 @@ const char *ld_sub(char *buf, size_t len, const char *where, const char *key)
 	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
 	return buf;
 }
+
+/* An SF_NAME row: the index of the name given, stored in .size bytes. */
+static int ld_name(struct ld *l, const char *where, json_t *o, const struct sfield *f, char *p)
+{
+	json_t *v = ld_member(l, where, o, f->key);
+	unsigned i;
+
+	if (!v)
+		return -EINVAL;
+	if (!json_is_string(v))
+		return ld_wrong(l, where, f->key, "a string");
+	for (i = 0; i < f->nnames && strcmp(json_string_value(v), f->names[i]); i++)
+		;
+	if (i == f->nnames)
+		return ld_wrong(l, where, f->key, f->what);
+	if (f->size == 1)
+		*(unsigned char *)p = (unsigned char)i;
+	else
+		*(unsigned *)p = i;
+	return 0;
+}
+
+/* One row's value, given (ld_fields). */
+static int ld_value(struct ld *l, const char *where, json_t *o, const struct sfield *f, char *p)
+{
+	char w[96];
+	json_t *s;
+
+	switch (f->type) {
+	case SF_STR:
+		return ld_str(l, where, o, f->key, p, f->size);
+	case SF_CSTR:
+		return ld_owned(l, where, o, f->key, (const char **)p);
+	case SF_U64:
+		return ld_u64(l, where, o, f->key, (uint64_t *)p);
+	case SF_U32:
+		return ld_u32(l, where, o, f->key, (uint32_t *)p);
+	case SF_BOOL:
+		return ld_bool(l, where, o, f->key, (bool *)p);
+	case SF_TRI:
+		return ld_tristate(l, where, o, f->key, (int *)p);
+	case SF_INT:
+		return ld_int_or_null(l, where, o, f->key, (int *)p);
+	case SF_FIXED:
+	case SF_DOUBLE:
+		return ld_real(l, where, o, f->key, (double *)p);
+	case SF_LIST:
+		return ld_list(l, where, o, f->key, p, f->size, f->join);
+	case SF_NAME:
+		return ld_name(l, where, o, f, p);
+	case SF_OBJECT:
+		/* null is taken before: the message says whether it may be */
+		if (ld_obj(l, where, o, f->key, (f->null_if || (f->flags & SF_VALID)) &&
+			   !(f->flags & SF_OMIT), &s))
+			return -EINVAL;
+		return ld_fields(l, ld_sub(w, sizeof(w), where, f->key), s, f->sub, p);
+	default:
+		return 0;
+	}
+}
+
+int ld_fields(struct ld *l, const char *where, json_t *o, const struct sfield *f, void *obj)
+{
+	for (; f->type != SF_END; f++) {
+		char *p = (char *)obj + f->off;
+		json_t *v;
+
+		if (f->type == SF_HAND || (f->flags & SF_DERIVED))
+			continue;
+		v = json_object_get(o, f->key);
+		if (!v && f->since) {	/* older than the key */
+			if (f->type == SF_TRI || f->type == SF_INT)
+				*(int *)p = f->absent;
+			continue;
+		}
+		if (v && json_is_null(v) && !(f->flags & SF_OMIT)) {
+			if (f->flags & SF_VALID) {
+				*(bool *)((char *)obj + f->valid) = false;
+				continue;
+			}
+			if (f->null_if)	/* does not apply: 0 */
+				continue;
+		}
+		if (f->flags & SF_VALID)
+			*(bool *)((char *)obj + f->valid) = v != NULL;
+		if (ld_value(l, where, o, f, p))
+			return -EINVAL;
+	}
+	return 0;
+}

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "result.h"
+#include "schema.h"
 
 /* The file being read and the first error, for one-line messages. */
 struct ld {
@@ -70,6 +71,14 @@ int ld_obj(struct ld *l, const char *where, json_t *obj, const char *key, bool n
 int ld_arr(struct ld *l, const char *where, json_t *obj, const char *key, json_t **out);
 /* A key path below where: "tests[2]" + "lat_ns" -> "tests[2].lat_ns". */
 const char *ld_sub(char *buf, size_t len, const char *where, const char *key);
+
+/*
+ * The members of obj that the table f describes (schema.h), from the
+ * object o at the key path where: each row but SF_HAND and SF_DERIVED
+ * ones, by the getters above (their messages). A row with .since may be
+ * absent; one without must be there. 0 or -EINVAL with l->err set.
+ */
+int ld_fields(struct ld *l, const char *where, json_t *o, const struct sfield *f, void *obj);
 
 /* One element of "tests" (tests[idx], the tree o) into t. In load_test.c. */
 int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t);

@@ -197,53 +197,24 @@ bad:
 
 static int load_run(struct ld *l, const char *w, json_t *o, struct test_run *run)
 {
-	json_t *dev;
-
 	if (!json_is_object(o))
 		return ld_fail(l, -EINVAL, w, "not an object");
-	if (ld_u64(l, w, o, "runtime_ns", &run->runtime_ns) ||
-	    ld_u64(l, w, o, "ops", &run->ops) ||
-	    ld_u64(l, w, o, "bytes", &run->bytes) ||
-	    ld_real(l, w, o, "iops", &run->iops) ||
-	    ld_real(l, w, o, "bytes_per_sec", &run->bytes_per_sec) ||
-	    ld_u64(l, w, o, "lat_p50_ns", &run->lat_p50_ns) ||
-	    ld_u64(l, w, o, "lat_p99_ns", &run->lat_p99_ns) ||
-	    ld_real(l, w, o, "cpu_user_pct", &run->cpu_user_pct) ||
-	    ld_real(l, w, o, "cpu_sys_pct", &run->cpu_sys_pct) ||
-	    ld_real(l, w, o, "cpu_usec_per_op", &run->usec_per_op) ||
-	    ld_obj(l, w, o, "device", true, &dev) ||
-	    ld_u64(l, w, o, "errors", &run->errors))
+	if (ld_fields(l, w, o, schema_test_run, run))
 		return -EINVAL;
-	run->dev_valid = dev != NULL;
-	if (dev) {
-		char w2[64];
-
-		ld_sub(w2, sizeof(w2), w, "device");
-		if (ld_u64(l, w2, dev, "read_bytes", &run->dev_read_bytes) ||
-		    ld_u64(l, w2, dev, "write_bytes", &run->dev_write_bytes))
-			return -EINVAL;
-	}
 	return load_timeline(l, w, o, &run->timeline);
 }
 
-/* "verify" of a test (newer than the rest: absent when nothing was checked). */
-static int load_verify(struct ld *l, const char *w, json_t *o, struct verify_sum *v)
+/* "first_bad" of a test's "verify" (ld_fields read the rest of it). */
+static int load_first_bad(struct ld *l, const char *w, json_t *o, struct verify_sum *v)
 {
 	json_t *vo = json_object_get(o, "verify"), *fb, *e;
 	char w2[64], field[16];
 	int f;
 
-	if (!vo)
+	if (!v->done)
 		return 0;
 	snprintf(w2, sizeof(w2), "%s.verify", w);
-	if (!json_is_object(vo))
-		return ld_wrong(l, w, "verify", "an object");
-	if (ld_u64(l, w2, vo, "blocks", &v->blocks) || ld_u64(l, w2, vo, "bad", &v->bad) ||
-	    ld_u64(l, w2, vo, "bytes", &v->bytes) || ld_u64(l, w2, vo, "time_ns", &v->time_ns) ||
-	    ld_obj(l, w2, vo, "first_bad", true, &fb))
-		return -EINVAL;
-	v->done = true;
-	if (json_object_get(vo, "timed") && ld_bool(l, w2, vo, "timed", &v->timed))
+	if (ld_obj(l, w2, vo, "first_bad", true, &fb))
 		return -EINVAL;
 	if (!fb)
 		return 0;
@@ -415,180 +386,71 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 	return 0;
 }
 
-int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
+/* "steady_state": only for a test run in rounds. */
+static int load_steady(struct ld *l, const char *w, json_t *o, struct test_result *t)
 {
-	char w[32], w2[64], s[16], msg[256];
-	json_t *files, *trim, *steady, *lat, *cpu, *dev, *sc, *ferr, *runs, *v;
-	double user, sys, usec;
+	json_t *steady = json_object_get(o, "steady_state"), *win;
+	uint64_t max, first, n;
+	char w2[64];
+	bool ok;
+
+	if (!steady)
+		return 0;
+	ld_sub(w2, sizeof(w2), w, "steady_state");
+	if (!json_is_object(steady))
+		return ld_wrong(l, w, "steady_state", "an object");
+	if (ld_u64(l, w2, steady, "max_rounds", &max) ||
+	    ld_bool(l, w2, steady, "steady", &ok) ||
+	    ld_obj(l, w2, steady, "window", true, &win))
+		return -EINVAL;
+	if (max > REPEAT_MAX)
+		return ld_fail(l, -EINVAL, w2, "\"max_rounds\" is %" PRIu64 ", more than %d",
+			       max, REPEAT_MAX);
+	t->steady_max_rounds = (unsigned)max;
+	t->steady = ok;
+	if (!win)
+		return 0;
+	if (ld_u64(l, w2, win, "first", &first) || ld_u64(l, w2, win, "rounds", &n) ||
+	    ld_real(l, w2, win, "average_iops", &t->steady_window.average) ||
+	    ld_real(l, w2, win, "range", &t->steady_window.range) ||
+	    ld_real(l, w2, win, "excursion", &t->steady_window.excursion) ||
+	    ld_real(l, w2, win, "slope", &t->steady_window.slope))
+		return -EINVAL;
+	if (first > REPEAT_MAX || n > REPEAT_MAX)
+		return ld_wrong(l, w2, "window", "rounds within max_rounds");
+	t->steady_window.first = (unsigned)first;
+	t->steady_window.n = (unsigned)n;
+	t->steady_window.steady = t->steady;
+	return 0;
+}
+
+/* "first_error": null, or the first error's errno and offset. */
+static int load_first_error(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	json_t *ferr, *v;
+	char w2[64];
+
+	if (ld_obj(l, w, o, "first_error", true, &ferr))
+		return -EINVAL;
+	if (!ferr)
+		return 0;
+	ld_sub(w2, sizeof(w2), w, "first_error");
+	v = ld_member(l, w2, ferr, "errno");
+	if (!v)
+		return -EINVAL;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
+		return ld_wrong(l, w2, "errno", "a non-negative integer");
+	t->first_errno = (int)json_integer_value(v);
+	return ld_u64(l, w2, ferr, "offset", &t->first_error_offset);
+}
+
+/* "runs", each in pass order, and the first run's timeline unless that run
+ * had its own (--repeat). */
+static int load_runs(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	json_t *runs, *v;
+	char w2[64];
 	size_t i;
-
-	snprintf(w, sizeof(w), "tests[%u]", idx);
-	if (!json_is_object(o))
-		return ld_fail(l, -EINVAL, w, "not an object");
-	if (ld_str(l, w, o, "name", t->name, sizeof(t->name)) ||
-	    ld_owned(l, w, o, "workload", &t->workload) ||
-	    ld_owned(l, w, o, "engine", &t->engine) ||
-	    ld_u32(l, w, o, "bs", &t->bs) || ld_u32(l, w, o, "qd", &t->qd) ||
-	    ld_u32(l, w, o, "jobs", &t->jobs) || ld_bool(l, w, o, "direct", &t->direct) ||
-	    ld_bool(l, w, o, "drop_behind", &t->drop_behind))
-		return -EINVAL;
-	if (ld_str(l, w, o, "pattern", s, sizeof(s)))
-		return -EINVAL;
-	if (strcmp(s, "seq") && strcmp(s, "rand"))
-		return ld_wrong(l, w, "pattern", "\"seq\" or \"rand\"");
-	t->random = !strcmp(s, "rand");
-	if (ld_str(l, w, o, "rw", s, sizeof(s)))
-		return -EINVAL;
-	if (strcmp(s, "read") && strcmp(s, "write"))
-		return ld_wrong(l, w, "rw", "\"read\" or \"write\"");
-	t->is_write = !strcmp(s, "write");
-	if (ld_u64(l, w, o, "runtime_ns", &t->runtime_ns) ||
-	    ld_u64(l, w, o, "ramp_ns", &t->ramp_ns) ||
-	    ld_u64(l, w, o, "size_bytes", &t->size) ||
-	    ld_u64(l, w, o, "ops", &t->ops) ||
-	    ld_u64(l, w, o, "bytes", &t->bytes))
-		return -EINVAL;
-
-	/* Newer than the rest: a document without it has no file parameters. */
-	files = json_object_get(o, "files");
-	if (files && !json_is_null(files)) {
-		ld_sub(w2, sizeof(w2), w, "files");
-		if (!json_is_object(files))
-			return ld_wrong(l, w, "files", "an object or null");
-		if (ld_u64(l, w2, files, "count", &t->params.nfiles) ||
-		    ld_u64(l, w2, files, "min_bytes", &t->params.file_min) ||
-		    ld_u64(l, w2, files, "max_bytes", &t->params.file_max) ||
-		    ld_u32(l, w2, files, "dirs", &t->params.ndirs))
-			return -EINVAL;
-	}
-
-	if (ld_obj(l, w, o, "lat_ns", false, &lat))
-		return -EINVAL;
-	t->lat = malloc(sizeof(*t->lat));
-	if (!t->lat)
-		return ld_fail(l, -ENOMEM, w, "out of memory");
-	if (load_lat(l, ld_sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat) ||
-	    load_given(l, w2, lat, t))
-		return -EINVAL;
-
-	if (ld_obj(l, w, o, "cpu", false, &cpu) ||
-	    ld_real(l, ld_sub(w2, sizeof(w2), w, "cpu"), cpu, "user_pct", &user) ||
-	    ld_real(l, w2, cpu, "sys_pct", &sys) ||
-	    ld_real(l, w2, cpu, "usec_per_op", &usec))
-		return -EINVAL;
-
-	if (ld_obj(l, w, o, "device", true, &dev))
-		return -EINVAL;
-	t->dev_valid = dev != NULL;
-	if (dev && (ld_u64(l, ld_sub(w2, sizeof(w2), w, "device"), dev, "read_bytes",
-			    &t->dev_read_bytes) ||
-		    ld_u64(l, w2, dev, "write_bytes", &t->dev_write_bytes)))
-		return -EINVAL;
-
-	/* Newer than the rest: absent in older results (not counted, unknown). */
-	if (json_object_get(cpu, "job_max_pct") &&
-	    ld_real(l, ld_sub(w2, sizeof(w2), w, "cpu"), cpu, "job_max_pct", &t->cpu_job_max_pct))
-		return -EINVAL;
-	if (json_object_get(o, "syscalls")) {
-		if (ld_obj(l, w, o, "syscalls", true, &sc))
-			return -EINVAL;
-		t->syscalls_valid = sc != NULL;
-		if (sc && ld_u64(l, ld_sub(w2, sizeof(w2), w, "syscalls"), sc, "total", &t->syscalls))
-			return -EINVAL;
-	}
-
-	if (json_object_get(o, "tool_bound") && ld_bool(l, w, o, "tool_bound", &t->tool_bound))
-		return -EINVAL;
-
-	/* Newer than the rest: absent in older results (false). */
-	if (json_object_get(o, "implausible") &&
-	    ld_bool(l, w, o, "implausible", &t->implausible))
-		return -EINVAL;
-	/* Newer: older results wrote random data. */
-	if (json_object_get(o, "data")) {
-		if (ld_str(l, w, o, "data", s, sizeof(s)))
-			return -EINVAL;
-		if (strcmp(s, "zero") && strcmp(s, "random"))
-			return ld_wrong(l, w, "data", "\"zero\" or \"random\"");
-		t->zero_data = !strcmp(s, "zero");
-	}
-	/* Newer: older results have neither (their tests ran to the runtime). */
-	if (json_object_get(o, "passes") && ld_u32(l, w, o, "passes", &t->passes))
-		return -EINVAL;
-	if (json_object_get(o, "passes_done") &&
-	    ld_bool(l, w, o, "passes_done", &t->passes_done))
-		return -EINVAL;
-	if (json_object_get(o, "direct_refused") &&
-	    ld_bool(l, w, o, "direct_refused", &t->direct_refused))
-		return -EINVAL;
-	/* Newer than the rest: only for a test run in rounds. */
-	steady = json_object_get(o, "steady_state");
-	if (steady) {
-		json_t *win;
-		uint64_t max, first, n;
-		bool ok;
-
-		ld_sub(w2, sizeof(w2), w, "steady_state");
-		if (!json_is_object(steady))
-			return ld_wrong(l, w, "steady_state", "an object");
-		if (ld_u64(l, w2, steady, "max_rounds", &max) ||
-		    ld_bool(l, w2, steady, "steady", &ok) ||
-		    ld_obj(l, w2, steady, "window", true, &win))
-			return -EINVAL;
-		if (max > REPEAT_MAX)
-			return ld_fail(l, -EINVAL, w2, "\"max_rounds\" is %" PRIu64 ", more than %d",
-				    max, REPEAT_MAX);
-		t->steady_max_rounds = (unsigned)max;
-		t->steady = ok;
-		if (win && (ld_u64(l, w2, win, "first", &first) ||
-			    ld_u64(l, w2, win, "rounds", &n) ||
-			    ld_real(l, w2, win, "average_iops", &t->steady_window.average) ||
-			    ld_real(l, w2, win, "range", &t->steady_window.range) ||
-			    ld_real(l, w2, win, "excursion", &t->steady_window.excursion) ||
-			    ld_real(l, w2, win, "slope", &t->steady_window.slope)))
-			return -EINVAL;
-		if (win && (first > REPEAT_MAX || n > REPEAT_MAX))
-			return ld_wrong(l, w2, "window", "rounds within max_rounds");
-		if (win) {
-			t->steady_window.first = (unsigned)first;
-			t->steady_window.n = (unsigned)n;
-			t->steady_window.steady = t->steady;
-		}
-	}
-	/* Newer than the rest: absent when the engine had nothing to say. */
-	if (json_object_get(o, "engine_note") &&
-	    ld_str(l, w, o, "engine_note", t->engine_note, sizeof(t->engine_note)))
-		return -EINVAL;
-	/* Newer than the rest: absent when nothing was trimmed. */
-	trim = json_object_get(o, "trim");
-	if (trim) {
-		ld_sub(w2, sizeof(w2), w, "trim");
-		if (!json_is_object(trim))
-			return ld_wrong(l, w, "trim", "an object");
-		if (ld_owned(l, w2, trim, "method", &t->trim.method) ||
-		    ld_u64(l, w2, trim, "bytes", &t->trim.bytes))
-			return -EINVAL;
-	}
-
-	if (load_verify(l, w, o, &t->verify) || load_stalls(l, w, o, t) ||
-	    load_unwritten(l, w, o, &t->unwritten))
-		return -EINVAL;
-
-	if (ld_u64(l, w, o, "errors", &t->errors) ||
-	    ld_obj(l, w, o, "first_error", true, &ferr))
-		return -EINVAL;
-	if (ferr) {
-		ld_sub(w2, sizeof(w2), w, "first_error");
-		v = ld_member(l, w2, ferr, "errno");
-		if (!v)
-			return -EINVAL;
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > INT_MAX)
-			return ld_wrong(l, w2, "errno", "a non-negative integer");
-		t->first_errno = (int)json_integer_value(v);
-		if (ld_u64(l, w2, ferr, "offset", &t->first_error_offset))
-			return -EINVAL;
-	}
 
 	if (ld_arr(l, w, o, "runs", &runs))
 		return -EINVAL;
@@ -605,13 +467,35 @@ int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 		if (load_run(l, w2, v, &t->runs[i]))
 			return -EINVAL;
 	}
-	/* The first run's timeline, unless that run had its own (--repeat). */
 	{
 		struct timeline *tl = t->nruns ? &t->runs[0].timeline : &t->timeline;
 
 		if (!tl->interval_ns && load_timeline(l, w, o, tl))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
+{
+	char w[32], w2[64], msg[256];
+	json_t *lat;
+
+	snprintf(w, sizeof(w), "tests[%u]", idx);
+	if (!json_is_object(o))
+		return ld_fail(l, -EINVAL, w, "not an object");
+	/* the flat members (schema.c), then the hand-written ones */
+	if (ld_fields(l, w, o, schema_test, t) || ld_obj(l, w, o, "lat_ns", false, &lat))
+		return -EINVAL;
+	t->lat = malloc(sizeof(*t->lat));
+	if (!t->lat)
+		return ld_fail(l, -ENOMEM, w, "out of memory");
+	if (load_lat(l, ld_sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat) ||
+	    load_given(l, w2, lat, t) || load_steady(l, w, o, t) ||
+	    load_first_bad(l, w, o, &t->verify) || load_stalls(l, w, o, t) ||
+	    load_unwritten(l, w, o, &t->unwritten) || load_first_error(l, w, o, t) ||
+	    load_runs(l, w, o, t))
+		return -EINVAL;
 
 	/*
 	 * The shown figures come from the raw ones by the run's own code. One
@@ -620,9 +504,6 @@ int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 	 * merges them again (medians, CPU from the summed time). Either way
 	 * repeat_finish gives the summary from the runs.
 	 */
-	t->cpu_user_pct = user;
-	t->cpu_sys_pct = sys;
-	t->usec_per_op = usec;
 	if (t->nruns == 1) {
 		t->cpu_user_pct = t->runs[0].cpu_user_pct;
 		t->cpu_sys_pct = t->runs[0].cpu_sys_pct;
