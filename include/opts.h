@@ -181,9 +181,10 @@ bool opts_given(const struct settings *s, const char *key);
 void opts_override(struct settings *dst, const struct settings *src);
 
 /* Write the options' help lines (one per option, from the table) to f:
- * the run's (opts_help), or those of subcommand cmd. */
+ * the run's (opts_help), or those of the rows taken by every subcommand of
+ * all_of and by none of none_of (tune's own: OPTS_CMD_TUNE, OPTS_CMD_RUN). */
 void opts_help(FILE *f);
-void opts_help_cmd(FILE *f, unsigned cmd);
+void opts_help_cmd(FILE *f, unsigned all_of, unsigned none_of);
 
 /*
  * The rules between a run's options, checked on its settings s (defaults <

@@ -147,9 +147,6 @@ void cli_progress_clear(void);
 int cli_load_results(const char *const *paths, int n, uint64_t max_bytes,
 		     struct run_result **out, int *loaded);
 
-/* --max-input SIZE of report and compare: into *max (a size, at least
- * 1k). 0, or -EINVAL said with cmd ("report") named. */
-int cli_parse_max_input(const char *cmd, const char *v, uint64_t *max);
 void cli_free_results(struct run_result *r, int loaded);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "load.h"
+#include "opts.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -29,13 +30,9 @@ static void usage(FILE *f)
 		"noise band, \"~\" otherwise. With fewer runs the min-max range is shown\n"
 		"and nothing is judged (low confidence).\n"
 		"\n"
-		"Options:\n"
-		"  --noise PCT        the band within which a change is \"~\" (default 3)\n"
-		"  --json FILE        write the comparison as JSON (\"-\" = stdout)\n"
-		"  --html FILE        write it as one self-contained HTML page with ratio plots\n"
-		"  --max-input SIZE   read results up to SIZE each (default 256m)\n"
-		"  --quiet            no text report\n"
-		"  -h, --help         this help\n"
+		"Options:\n");
+	opts_help_cmd(f, OPTS_CMD_COMPARE, 0);
+	fprintf(f,
 		"\n"
 		"Formats: text, json, html. A RESULT may be a page written by --html.\n"
 		"Exit status: 0 ok, 1 a report could not be written, 2 usage error or a\n"
@@ -51,88 +48,36 @@ struct compare_args {
 	int nin;
 };
 
-/* --noise PCT: a percentage in [0, 100), "3" or "3%". 0 or -EINVAL (said). */
-static int parse_noise(const char *v, double *noise)
-{
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(v, &end);
-	if (end != v && *end == '%')
-		end++;
-	if (!*v || end == v || *end || errno || !(x >= 0 && x < 100)) {
-		cli_error("compare: --noise: '%s' is not a percentage from 0 to 100 (e.g. 3)", v);
-		return -EINVAL;
-	}
-	*noise = x / 100;
-	return 0;
-}
-
-/* "--opt FILE" or "--opt=FILE" at argv[*i] into *dest: 1, 0 when the
- * argument is another option, -1 when FILE is missing (said). */
-static int file_opt(int argc, char **argv, int *i, const char *opt, const char **dest)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(opt);
-
-	if (strncmp(arg, opt, n) || (arg[n] && arg[n] != '='))
-		return 0;
-	if (arg[n] == '=')
-		*dest = arg + n + 1;
-	else
-		*dest = *i + 1 < argc ? argv[++*i] : "";
-	if (!**dest) {
-		cli_error("compare: %s needs a FILE", opt);
-		return -1;
-	}
-	return 1;
-}
-
 static int parse(int argc, char **argv, struct compare_args *a)
 {
-	bool only_files = false;
-	int i, k;
+	struct settings s;
+	char err[512];
+	size_t npos;
 
 	a->in = calloc((size_t)argc, sizeof(*a->in));
 	if (!a->in) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
-			a->in[a->nin++] = arg;
-			continue;
-		}
-		if (!strcmp(arg, "--")) {
-			only_files = true;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-			a->quiet = true;
-		} else if ((k = file_opt(argc, argv, &i, "--json", &a->json)) ||
-			   (k = file_opt(argc, argv, &i, "--html", &a->html))) {
-			if (k < 0)
-				return EXIT_USAGE;
-		} else if (!strcmp(arg, "--max-input") || !strncmp(arg, "--max-input=", 12)) {
-			const char *v = arg[11] == '=' ? arg + 12 : i + 1 < argc ? argv[++i] : "";
-
-			if (cli_parse_max_input("compare", v, &a->max_input))
-				return EXIT_USAGE;
-		} else if (!strcmp(arg, "--noise") || !strncmp(arg, "--noise=", 8)) {
-			const char *v = arg[7] == '=' ? arg + 8 : i + 1 < argc ? argv[++i] : "";
-
-			if (parse_noise(v, &a->noise))
-				return EXIT_USAGE;
-		} else {
-			cli_error("compare: unknown option '%s'", arg);
-			fprintf(stderr, "Try 'diskbench compare --help'.\n");
-			return EXIT_USAGE;
-		}
+	opts_defaults(&s);
+	if (opts_parse_cmd(&s, OPTS_CMD_COMPARE, argc, argv, a->in, (size_t)argc, &npos, err,
+			   sizeof(err))) {
+		cli_error("compare: %s", err);
+		fprintf(stderr, "Try 'diskbench compare --help'.\n");
+		return EXIT_USAGE;
 	}
+	if (s.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	a->nin = (int)npos;
+	a->json = s.json;
+	a->html = s.html;
+	a->quiet = s.quiet;
+	if (s.noise >= 0)
+		a->noise = s.noise;
+	if (s.max_input)
+		a->max_input = s.max_input;
 	if (a->nin < 2) {
 		cli_error("compare: needs two results or more (BEFORE.json AFTER.json...), got %d",
 			  a->nin);

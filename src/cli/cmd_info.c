@@ -1,13 +1,13 @@
 /* cmd_info.c - "diskbench info TARGET": what the target is and whether it may be written. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "report.h"
 #include "safety.h"
 #include "target.h"
@@ -23,11 +23,9 @@ static void usage(FILE *f)
 		"whether a run may write to it, and why. Nothing is written; block devices\n"
 		"are only opened read-only.\n"
 		"\n"
-		"Options:\n"
-		"  --json FILE|-        write the facts as one JSON document to FILE (\"-\":\n"
-		"                       stdout, instead of the text)\n"
-		"  --destructive[=DEV]  judge writes as a run with this option would\n"
-		"  -h, --help           show this help\n"
+		"Options:\n");
+	opts_help_cmd(f, OPTS_CMD_INFO, 0);
+	fprintf(f,
 		"\n"
 		"Exit status: 0 (also when writes are not allowed), 2 usage error or a\n"
 		"target that cannot be probed.\n");
@@ -66,56 +64,39 @@ static void verdict(const struct target_info *t, const char *destructive,
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "destructive", optional_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct target_info t;
 	struct safety_verdict now, with;
 	struct info_doc doc = { &t, &now, &with };
 	struct cli_output out = { .opt = "--json", .render = render_json };
-	const char *destructive = NULL;
+	const char *destructive, *pos[2];
 	bool on_stdout = false;
+	struct settings s;
 	char err[512];
-	int c, ret;
+	size_t npos;
+	int ret;
 
-	opterr = 0;	/* getopt would name "info", not diskbench */
-	optind = 0;	/* 0: getopt starts afresh, also inside a group of short options */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			out.path = optarg;
-			break;
-		case 'd':
-			destructive = optarg ? optarg : "";
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		case ':':
-			cli_error("info: option '%s' needs a value", argv[optind - 1]);
-			goto bad_usage;
-		default:
-			if (optopt)
-				cli_error("info: unknown option '-%c'", optopt);
-			else
-				cli_error("info: unknown option '%s'", argv[optind - 1]);
-			goto bad_usage;
-		}
-	}
-	if (optind != argc - 1) {
-		cli_error(optind >= argc ? "info: no TARGET given" : "info: one TARGET only");
+	opts_defaults(&s);
+	if (opts_parse_cmd(&s, OPTS_CMD_INFO, argc, argv, pos, 2, &npos, err, sizeof(err))) {
+		cli_error("info: %s", err);
 		goto bad_usage;
 	}
+	if (s.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (npos != 1) {
+		cli_error(npos ? "info: one TARGET only" : "info: no TARGET given");
+		goto bad_usage;
+	}
+	out.path = s.json;
+	destructive = s.destructive;
 	ret = cli_check_outputs(&out, 1, &on_stdout);
 	if (ret != EXIT_OK)
 		return ret;
 
-	ret = target_probe(argv[optind], &t, err, sizeof(err));
+	ret = target_probe(pos[0], &t, err, sizeof(err));
 	if (ret) {
-		cli_error("%s: %s", argv[optind], err);
+		cli_error("%s: %s", pos[0], err);
 		return EXIT_USAGE;
 	}
 	verdict(&t, destructive, &now);

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "opts.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -20,14 +21,9 @@ static void usage(FILE *f)
 		"histograms and counts, by the code a run uses. Several RESULTs: their text\n"
 		"reports in turn (no files).\n"
 		"\n"
-		"Options:\n"
-		"  --json FILE        write the JSON document (\"-\" = stdout)\n"
-		"  --csv FILE         write one CSV row per test\n"
-		"  --bonnie-csv FILE  write one line of bonnie++'s CSV format 1.98\n"
-		"  --html FILE        write one self-contained HTML report with charts\n"
-		"  --max-input SIZE   read RESULTs up to SIZE (default 256m; see below)\n"
-		"  --quiet            no text report\n"
-		"  -h, --help         this help\n"
+		"Options:\n");
+	opts_help_cmd(f, OPTS_CMD_REPORT, 0);
+	fprintf(f,
 		"\n"
 		"Formats: text, json, csv, bonnie-csv, html.\n"
 		"A RESULT larger than --max-input is refused before it is read (a FIFO or a\n"
@@ -45,87 +41,34 @@ struct report_args {
 	int nin;
 };
 
-/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; NULL if arg is not opt. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, bool *missing)
-{
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-
-	*missing = false;
-	if (strncmp(a, opt, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static int parse(int argc, char **argv, struct report_args *a)
 {
-	static const char *const names[] = { "--json", "--csv", "--bonnie-csv", "--html" };
-	const char **dest[] = { &a->out.json, &a->out.csv, &a->out.bonnie_csv, &a->out.html };
-	bool missing, only_files = false;
-	const char *v;
-	int i, k;
+	struct settings s;
+	char err[512];
+	size_t npos;
 
 	a->in = calloc((size_t)argc, sizeof(*a->in));
 	if (!a->in) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	for (i = 1; i < argc; i++) {
-		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			a->in[a->nin++] = argv[i];
-			continue;
-		}
-		if (!strcmp(argv[i], "--")) {
-			only_files = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			a->quiet = true;
-			continue;
-		}
-		v = opt_value(argc, argv, &i, "--max-input", &missing);
-		if (missing) {
-			cli_error("report: --max-input needs a SIZE");
-			return EXIT_USAGE;
-		}
-		if (v) {
-			if (cli_parse_max_input("report", v, &a->max_input))
-				return EXIT_USAGE;
-			continue;
-		}
-		for (k = 0; k < 4; k++) {
-			v = opt_value(argc, argv, &i, names[k], &missing);
-			if (missing) {
-				cli_error("report: %s needs a FILE", names[k]);
-				return EXIT_USAGE;
-			}
-			if (v) {
-				if (!*v) {
-					cli_error("report: %s needs a FILE", names[k]);
-					return EXIT_USAGE;
-				}
-				*dest[k] = v;
-				break;
-			}
-		}
-		if (k == 4) {
-			cli_error("report: unknown option '%s'", argv[i]);
-			fprintf(stderr, "Try 'diskbench report --help'.\n");
-			return EXIT_USAGE;
-		}
+	opts_defaults(&s);
+	if (opts_parse_cmd(&s, OPTS_CMD_REPORT, argc, argv, (const char **)a->in, (size_t)argc,
+			   &npos, err, sizeof(err))) {
+		cli_error("report: %s", err);
+		fprintf(stderr, "Try 'diskbench report --help'.\n");
+		return EXIT_USAGE;
 	}
+	if (s.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	a->nin = (int)npos;
+	a->out = (struct cli_result_paths){ .json = s.json, .csv = s.csv,
+					    .bonnie_csv = s.bonnie_csv, .html = s.html };
+	a->quiet = s.quiet;
+	if (s.max_input)
+		a->max_input = s.max_input;
 	if (!a->nin) {
 		cli_error("report: which result? (a file written by --json or --html)");
 		fprintf(stderr, "Try 'diskbench report --help'.\n");

@@ -45,29 +45,18 @@ static void usage(FILE *f)
 		"Every setting is put back and read back; a journal under /run/diskbench\n"
 		"lets --restore finish after a kill -9.\n"
 		"\n"
-		"Sweep options (with none, the scheduler and the readahead are swept):\n"
-		"  --scheduler LIST     schedulers (default: every one the disk offers)\n"
-		"  --read-ahead LIST    read_ahead_kb values, KiB or 128k, 1m (default: %s)\n"
-		"  --nr-requests LIST, --max-sectors LIST (KiB), --nomerges LIST, --wbt LIST\n"
-		"                       (wbt_lat_usec) - swept only when given\n"
-		"  --workload PROFILE|TESTS  the trials' workload instead of each knob's own\n"
-		"                       (tune-scheduler, tune-readahead): a profile, or tests\n"
-		"  --blocks N           repetitions of every value, in random order (default: %d;\n"
-		"                       at least 6 when only the control is run)\n"
-		"  --noise PCT          the band within which a change is no change (default: %.0f)\n"
-		"  --apply              keep the recommended settings (and say so)\n"
-		"  --json FILE          every trial and verdict, schema diskbench-tune/1\n"
-		"  --html FILE          one self-contained page: the verdicts, a ratio plot per\n"
-		"                       test with its intervals, the tables (and the JSON)\n"
-		"  --quiet              no progress, no report on stdout\n"
-		"  --restore [TARGET]   put back what a killed tune left changed\n"
+		"Sweep options (with none, the scheduler and the readahead are swept; the\n"
+		"other knobs only when given):\n");
+	opts_help_cmd(f, OPTS_CMD_TUNE, OPTS_CMD_RUN);
+	fprintf(f,
 		"\n"
-		"Run options (--runtime, --ramp, --size, --engine, --jobs, --destructive ...)\n"
-		"apply to every trial; see diskbench --help. Changing queue settings needs\n"
-		"root. Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 refused\n"
-		"(not root, a journal left over, a tune running, a zoned device), 130\n"
-		"interrupted.\n",
-		DEFAULT_READ_AHEAD, DEFAULT_BLOCKS, 100 * DEFAULT_NOISE);
+		"Run options, applied to every trial (see diskbench --help):\n");
+	opts_help_cmd(f, OPTS_CMD_TUNE | OPTS_CMD_RUN, 0);
+	fprintf(f,
+		"\n"
+		"Changing queue settings needs root. Exit status: 0 ok, 1 runtime failure,\n"
+		"2 usage error, 3 refused (not root, a journal left over, a tune running, a\n"
+		"zoned device), 130 interrupted.\n");
 }
 
 struct tune_args {
@@ -77,112 +66,23 @@ struct tune_args {
 	double noise;
 	bool apply, restore, quiet, help;
 	const char *json, *html;
-	int rargc;			/* what is left for opts_parse */
-	char **rargv;
 };
 
-/* "--opt VALUE" or "--opt=VALUE" at argv[*i]: the value, NULL if argv[*i]
- * is not opt; *missing when it has no value. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, bool *missing)
+/* Tune's own options out of the settings the one parser filled. */
+static void tune_args_from(struct tune_args *a, const struct settings *s)
 {
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-
-	*missing = false;
-	if (strncmp(a, opt, n) || (a[n] && a[n] != '='))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* Tune's own options out of argv; the rest go to the run's parser. */
-static int parse_args(int argc, char **argv, struct tune_args *a)
-{
-	const char *v;
-	bool missing;
-	char *end;
-
-	a->blocks = DEFAULT_BLOCKS;
-	a->noise = DEFAULT_NOISE;
-	a->rargv = calloc((size_t)argc + 1, sizeof(*a->rargv));
-	if (!a->rargv) {
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	a->rargv[a->rargc++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		bool mine = false;
-
-		for (unsigned k = 0; k < KNOB_COUNT && !mine; k++) {
-			char opt[32];
-
-			snprintf(opt, sizeof(opt), "--%s", tune_knob_option((enum tune_knob)k));
-			v = opt_value(argc, argv, &i, opt, &missing);
-			if (missing || (v && !*v)) {
-				cli_error("tune: %s needs a LIST", opt);
-				return EXIT_USAGE;
-			}
-			if (v) {
-				a->lists[k] = v;
-				mine = true;
-			}
-		}
-		if (mine)
-			continue;
-		if (!strcmp(argv[i], "--apply")) {
-			a->apply = true;
-		} else if (!strcmp(argv[i], "--restore")) {
-			a->restore = true;
-		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			a->quiet = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			a->help = true;
-		} else if ((v = opt_value(argc, argv, &i, "--workload", &missing)) || missing) {
-			if (!v || !*v) {
-				cli_error("tune: --workload needs a PROFILE or a list of tests");
-				return EXIT_USAGE;
-			}
-			a->workload = v;
-		} else if ((v = opt_value(argc, argv, &i, "--json", &missing)) || missing) {
-			if (!v || !*v) {
-				cli_error("tune: --json needs a FILE");
-				return EXIT_USAGE;
-			}
-			a->json = v;
-		} else if ((v = opt_value(argc, argv, &i, "--html", &missing)) || missing) {
-			if (!v || !*v) {
-				cli_error("tune: --html needs a FILE");
-				return EXIT_USAGE;
-			}
-			a->html = v;
-		} else if ((v = opt_value(argc, argv, &i, "--blocks", &missing)) || missing) {
-			unsigned long n = v ? strtoul(v, &end, 10) : 0;
-
-			if (!v || !*v || *end || n < 2 || n > TUNE_MAX_BLOCKS) {
-				cli_error("tune: --blocks: '%s' is not a number from 2 to %d",
-					  v ? v : "", TUNE_MAX_BLOCKS);
-				return EXIT_USAGE;
-			}
-			a->blocks = (unsigned)n;
-		} else if ((v = opt_value(argc, argv, &i, "--noise", &missing)) || missing) {
-			double pct = v ? strtod(v, &end) : -1;
-
-			if (!v || !*v || *end || !(pct >= 0 && pct <= 50)) {
-				cli_error("tune: --noise: '%s' is not a percentage from 0 to 50",
-					  v ? v : "");
-				return EXIT_USAGE;
-			}
-			a->noise = pct / 100;
-		} else {
-			a->rargv[a->rargc++] = argv[i];
-		}
-	}
-	return EXIT_OK;
+	_Static_assert(TUNE_MAX_BLOCKS == 100, "--blocks' row in opts_table.c says 100");
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		a->lists[k] = opts_get_str(s, tune_knob_option((enum tune_knob)k));
+	a->workload = s->workload;
+	a->blocks = s->blocks ? (unsigned)s->blocks : DEFAULT_BLOCKS;
+	a->noise = s->noise >= 0 ? s->noise : DEFAULT_NOISE;
+	a->apply = s->apply;
+	a->restore = s->restore;
+	a->quiet = s->quiet;
+	a->help = s->help;
+	a->json = s->json;
+	a->html = s->html;
 }
 
 /* Everything one tune holds. */
@@ -877,14 +777,10 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	size_t npos;
 	int ret;
 
-	ret = parse_args(argc, argv, &c->a);
-	if (ret)
-		return ret;
 	opts_defaults(&c->cli);
 	/* a run option that means nothing to a sweep is refused by its row
 	 * (not a tune option), never dropped */
-	ret = opts_parse_cmd(&c->cli, OPTS_CMD_TUNE, c->a.rargc, c->a.rargv, pos, 1, &npos, err,
-			     sizeof(err));
+	ret = opts_parse_cmd(&c->cli, OPTS_CMD_TUNE, argc, argv, pos, 1, &npos, err, sizeof(err));
 	if (ret == -EPERM) {
 		cli_error("tune: %s (--workload, --blocks, --json and --html are tune's)", err);
 		return EXIT_USAGE;
@@ -894,7 +790,8 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 		fprintf(stderr, "Try 'diskbench tune --help'.\n");
 		return EXIT_USAGE;
 	}
-	if (c->a.help || c->cli.help) {
+	tune_args_from(&c->a, &c->cli);
+	if (c->a.help) {
 		usage(stdout);
 		return -1;
 	}
@@ -1092,6 +989,5 @@ int cmd_tune(int argc, char **argv)
 		if (c.prof_loaded[k])
 			profile_free(&c.prof[k]);
 	tune_result_free(&c.r);
-	free(c.a.rargv);
 	return status < 0 ? EXIT_OK : status;
 }

@@ -6,15 +6,6 @@
 #include "load.h"
 #include "parse.h"
 
-int cli_parse_max_input(const char *cmd, const char *v, uint64_t *max)
-{
-	if (parse_size(v, max) || *max < 1024) {
-		cli_error("%s: --max-input: '%s' is not a size of 1k or more (e.g. 1g)", cmd, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int cli_load_results(const char *const *paths, int n, uint64_t max_bytes,
 		     struct run_result **out, int *loaded)
 {

@@ -132,8 +132,8 @@ static int apply_percent(const struct opt_def *o, double *out, const char *val, 
  * command line and "" in a profile, for the messages. Returns 0 or -errno
  * with err set.
  */
-static int opt_apply(const struct opt_def *o, struct settings *s, const char *val, bool on,
-		     const char *pfx, char *err, size_t errlen)
+static int opt_apply_kind(const struct opt_def *o, struct settings *s, const char *val, bool on,
+			  const char *pfx, char *err, size_t errlen)
 {
 	char *base = (char *)s;
 	uint64_t *u64 = (uint64_t *)(base + o->off);
@@ -225,6 +225,17 @@ static int opt_apply(const struct opt_def *o, struct settings *s, const char *va
 		}
 	}
 	return 0;
+}
+
+/* opt_apply_kind, with the row's own message for a bad value. */
+static int opt_apply(const struct opt_def *o, struct settings *s, const char *val, bool on,
+		     const char *pfx, char *err, size_t errlen)
+{
+	int ret = opt_apply_kind(o, s, val, on, pfx, err, errlen);
+
+	if (ret && o->bad)
+		snprintf(err, errlen, "%s%s: '%s' %s", pfx, o->name, val, o->bad);
+	return ret;
 }
 
 static const char *const cmd_names[] = { "run", "tune", "compare", "report", "info", "list" };
@@ -373,13 +384,13 @@ int opts_parse(struct settings *s, int argc, char **argv, const char **positiona
 	return opts_parse_cmd(s, OPTS_CMD_RUN, argc, argv, positional, maxpos, npos, err, errlen);
 }
 
-void opts_help_cmd(FILE *f, unsigned cmd)
+void opts_help_cmd(FILE *f, unsigned all_of, unsigned none_of)
 {
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt_def *o = &opt_table[i];
 		char lhs[40];
 
-		if (!(o->cmds & cmd))
+		if ((o->cmds & all_of) != all_of || (o->cmds & none_of))
 			continue;
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", o->name,
 			 o->arg && o->kind != OPT_OPT_STR ? " " : "", o->arg ? o->arg : "");
@@ -389,7 +400,7 @@ void opts_help_cmd(FILE *f, unsigned cmd)
 
 void opts_help(FILE *f)
 {
-	opts_help_cmd(f, OPTS_CMD_RUN);
+	opts_help_cmd(f, OPTS_CMD_RUN, 0);
 }
 
 void opts_list(FILE *f)

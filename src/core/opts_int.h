@@ -51,6 +51,9 @@ struct opt_def {
 	 * with_prev: documented in one entry with the row before. */
 	const char *doc;
 	bool with_prev;
+	/* A bad value's message after "--NAME: 'VALUE' " ("is not a size of
+	 * 1k or more"); NULL: the kind's ("--NAME: invalid size ..."). */
+	const char *bad;
 };
 
 /* The rows, in --help order. A name may have one row per set of

@@ -313,12 +313,6 @@ const struct opt_def opts_rows[] = {
 	  .doc = "no table, no progress and no time estimate. Warnings stay on stderr "
 		  "(`2>/dev/null` silences them)" },
 	/* Not the run's: what tune, compare, report and info take of their own. */
-	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
-	  .cmds = TUNE, .scope = SC_CLI,
-	  .help = "no progress, no report on stdout" },
-	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
-	  .cmds = COMPARE | REPORT, .scope = SC_CLI,
-	  .help = "no text report" },
 	{ .name = "scheduler", .arg = "LIST", .kind = OPT_STR, .off = F(sweep[0]),
 	  .cmds = TUNE, .scope = SC_CLI,
 	  .help = "schedulers (default: every one the disk offers)" },
@@ -343,6 +337,7 @@ const struct opt_def opts_rows[] = {
 		  "tune-readahead): a profile, or tests" },
 	{ .name = "blocks", .arg = "N", .kind = OPT_COUNT, .off = F(blocks),
 	  .min = 2, .max = 100 /* TUNE_MAX_BLOCKS */, .cmds = TUNE, .scope = SC_CLI,
+	  .bad = "is not a number from 2 to 100",
 	  .help = "repetitions of every value, in random order (default: 5; at least 6 "
 		  "when only the control is run)" },
 	{ .name = "noise", .arg = "PCT", .kind = OPT_PERCENT, .off = F(noise),
@@ -364,6 +359,9 @@ const struct opt_def opts_rows[] = {
 	  .cmds = TUNE, .scope = SC_CLI,
 	  .help = "one self-contained page: the verdicts, a ratio plot per test with its "
 		  "intervals, the tables (and the JSON)" },
+	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
+	  .cmds = TUNE, .scope = SC_CLI,
+	  .help = "no progress, no report on stdout" },
 	{ .name = "json", .arg = "FILE", .kind = OPT_STR, .off = F(json),
 	  .cmds = COMPARE, .scope = SC_CLI,
 	  .help = "write the comparison as JSON (\"-\" = stdout)" },
@@ -372,7 +370,11 @@ const struct opt_def opts_rows[] = {
 	  .help = "write it as one self-contained HTML page with ratio plots" },
 	{ .name = "max-input", .arg = "SIZE", .kind = OPT_SIZE, .off = F(max_input),
 	  .min = 1024, .max = UINT64_MAX, .cmds = COMPARE | REPORT, .scope = SC_CLI,
+	  .bad = "is not a size of 1k or more (e.g. 1g)",
 	  .help = "read results up to SIZE each (default: 256m)" },
+	{ .name = "quiet", .kind = OPT_SET_BOOL, .off = F(quiet),
+	  .cmds = COMPARE | REPORT, .scope = SC_CLI,
+	  .help = "no text report" },
 	{ .name = "json", .arg = "FILE", .kind = OPT_STR, .off = F(json),
 	  .cmds = INFO, .scope = SC_CLI,
 	  .help = "the target's facts and the write verdicts as JSON (\"-\" = stdout)" },

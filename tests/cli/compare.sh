@@ -373,7 +373,12 @@ bad "unknown option '--htmlx'" a.json b.json --htmlx x.html
 bad "--noise: 'abc' is not a percentage" a.json b.json --noise abc
 bad "--noise: '100' is not a percentage" a.json b.json --noise 100
 bad "--noise: '' is not a percentage" a.json b.json --noise=
-expect_usage "needs a FILE" compare a.json b.json --json
-expect_usage "--html needs a FILE" compare a.json b.json --html
-expect_usage "--html needs a FILE" compare a.json b.json --html=
+expect_usage "compare: option '--json' needs a value" compare a.json b.json --json
+expect_usage "compare: option '--html' needs a value" compare a.json b.json --html
+expect_usage "compare: --html: empty value" compare a.json b.json --html=
+# one percentage for compare and tune: "3" or "3%", 0 up to (not) 100
+bad "--noise: '-1' is not a percentage from 0 to 100" a.json b.json --noise=-1
+bad "--noise: '3%%' is not a percentage" a.json b.json --noise 3%%
+bad "--noise: 'nan' is not a percentage" a.json b.json --noise nan
+bad "--blocks is a tune option compare does not take" a.json b.json --blocks 3
 exit 0

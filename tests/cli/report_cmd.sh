@@ -87,6 +87,8 @@ expect_usage "take one RESULT" report bonnie.json repeat.json --csv o.csv
 expect_usage "which result" report
 expect_usage "take one RESULT" report bonnie.json repeat.json --html o.html
 expect_usage "unknown option '--htm'" report --htm o.html bonnie.json
-expect_usage "needs a FILE" report bonnie.json --html
-expect_usage "needs a FILE" report bonnie.json --json
+expect_usage "report: option '--html' needs a value" report bonnie.json --html
+expect_usage "report: option '--json' needs a value" report bonnie.json --json
+expect_usage "report: --csv: empty value" report bonnie.json --csv=
+expect_usage "report: --repeat is a run option report does not take" report --repeat 3 bonnie.json
 echo "ok"
