@@ -340,6 +340,39 @@ static void check_list_rows(enum list_kind kind, const struct list_row *rows, si
 	assert_int_equal(bad, 0);
 }
 
+/* parse_percent: "3", "2.5", "3%"; the range is the caller's. */
+static void test_percent(void **state)
+{
+	static const struct {
+		const char *in;
+		int rc;
+		double val;
+	} rows[] = {
+		{ "3", 0, 3 }, { "3%", 0, 3 }, { "2.5", 0, 2.5 }, { "2.5%", 0, 2.5 },
+		{ "0", 0, 0 }, { "100", 0, 100 }, { "250%", 0, 250 }, { ".5", 0, 0.5 },
+		{ "", -EINVAL, 0 }, { "%", -EINVAL, 0 }, { "-1", -EINVAL, 0 },
+		{ " 3", -EINVAL, 0 }, { "3 ", -EINVAL, 0 }, { "3%%", -EINVAL, 0 },
+		{ "3 %", -EINVAL, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
+		{ "0x3", -EINVAL, 0 }, { "1e400", -EINVAL, 0 }, { "abc", -EINVAL, 0 },
+		{ "3x", -EINVAL, 0 },
+	};
+	size_t bad = 0;
+
+	(void)state;
+	assert_int_equal(parse_percent(NULL, &(double){ 0 }), -EINVAL);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		double v = -7;
+		int rc = parse_percent(rows[i].in, &v);
+
+		if (rc != rows[i].rc || (!rc && v != rows[i].val)) {
+			print_error("parse_percent(\"%s\") = %d, %g; want %d, %g\n", rows[i].in, rc, v,
+				    rows[i].rc, rows[i].val);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void test_size_list(void **state)
 {
 	check_list_rows(LIST_SIZE, size_list_rows, ARRAY_SIZE(size_list_rows));
@@ -448,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_null_input),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_size_list),
 		cmocka_unit_test(test_count_list),
 		cmocka_unit_test(test_cpu_list),
