@@ -58,4 +58,14 @@ int result_load_buf(const char *name, const char *buf, size_t len, struct run_re
  */
 int result_find_json(const char *buf, size_t len, size_t *off, size_t *n, int *line);
 
+/*
+ * An Xbench baseline (xbench.h) from the result at path, loaded as
+ * result_load loads it (so a JSON result or an HTML report): its xbench
+ * tests' rates (xbench_baseline_of), path the baseline's source. Returns
+ * 0, or -errno with result_load's message or "FILE: holds none of the
+ * xbench tests" in err. Never prints.
+ */
+struct xbench_baseline;
+int result_load_baseline(const char *path, struct xbench_baseline *b, char *err, size_t errlen);
+
 #endif

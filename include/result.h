@@ -245,6 +245,8 @@ struct xbench_score {
 	double measured;	/* bytes/s */
 	double baseline;	/* bytes/s */
 	double score;		/* 100 x measured / baseline */
+	bool sequential;	/* in the Sequential group (else Random): set with
+				 * the score, and on loading (xbench_sequential) */
 };
 
 struct xbench_scores {

@@ -21,10 +21,16 @@ struct xbench_baseline {
  * they were derived). */
 void xbench_default_baseline(struct xbench_baseline *b);
 
-/* A baseline from a saved diskbench JSON result (its xbench tests). Returns
- * 0, or -errno with "FILE: problem" in err (not JSON, not diskbench/1, no
- * xbench test in it). Never prints. */
-int xbench_load_baseline(const char *path, struct xbench_baseline *b, char *err, size_t errlen);
+/* A baseline from a result (a saved one, loaded by result_load: JSON or an
+ * HTML report), source naming it: each xbench test's first rate in r.
+ * Returns 0, or -EINVAL with "SOURCE: holds none of the xbench tests" in
+ * err. Never prints. */
+int xbench_baseline_of(const struct run_result *r, const char *source, struct xbench_baseline *b,
+		       char *err, size_t errlen);
+
+/* Is the xbench test of this name (xbench_score.name) in the Sequential
+ * group? For a loaded result's scores, which carry only their names. */
+bool xbench_sequential(const char *name);
 
 /* Score the run's xbench tests (matched by workload, bs and direct I/O)
  * into r->xbench. Tests without a baseline figure are left out; groups and

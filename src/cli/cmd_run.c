@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "estimate.h"
 #include "host.h"
+#include "load.h"
 #include "opts.h"
 #include "pin.h"
 #include "parse.h"
@@ -216,7 +217,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	opts_override(&c->s, &c->cli);
 	c->s.profile = c->prof.name;
 	if (c->s.baseline) {
-		if (xbench_load_baseline(c->s.baseline, &c->baseline, err, sizeof(err))) {
+		if (result_load_baseline(c->s.baseline, &c->baseline, err, sizeof(err))) {
 			cli_error("--baseline %s", err);
 			return EXIT_USAGE;
 		}

@@ -22,6 +22,7 @@
 #include "load_scan.h"
 #include "parse.h"
 #include "repeat.h"
+#include "xbench.h"
 
 /* ---- the parts ------------------------------------------------------------ */
 
@@ -205,6 +206,7 @@ static int load_xbench(struct ld *l, json_t *root, struct xbench_scores *x)
 			return -EINVAL;
 		if (!s->name)
 			return ld_wrong(l, w, "name", "a string");
+		s->sequential = xbench_sequential(s->name);
 		x->n = (unsigned)i + 1;
 	}
 	if (ld_real(l, "xbench", o, "sequential", &x->sequential) ||
@@ -543,4 +545,18 @@ int result_load_max(const char *path, uint64_t max_bytes, struct run_result *r, 
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
 {
 	return result_load_max(path, LOAD_MAX_BYTES, r, err, errlen);
+}
+
+int result_load_baseline(const char *path, struct xbench_baseline *b, char *err, size_t errlen)
+{
+	struct run_result r;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	ret = result_load(path, &r, err, errlen);
+	if (ret)
+		return ret;
+	ret = xbench_baseline_of(&r, path, b, err, errlen);
+	result_free(&r);
+	return ret;
 }

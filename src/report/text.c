@@ -641,7 +641,7 @@ static void text_xbench(struct textw *w, const struct xbench_scores *x)
 	for (i = 0; i < x->n; i++) {
 		const struct xbench_score *t = &x->tests[i];
 
-		seq = !strncmp(t->name, "Sequential", 10);
+		seq = t->sequential;
 		if (i == 0 || seq != prev_seq)
 			textw_raw(w, "    %-32s %9.2f", seq ? "Sequential" : "Random",
 				  seq ? x->sequential : x->random);

@@ -1,6 +1,5 @@
 /* xbench.c - Xbench-style disk scores against a stated baseline. */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,51 +61,38 @@ static int xtest_index(const char *workload, unsigned bs)
 	return -1;
 }
 
-int xbench_load_baseline(const char *path, struct xbench_baseline *b, char *err, size_t errlen)
+int xbench_baseline_of(const struct run_result *r, const char *source, struct xbench_baseline *b,
+			char *err, size_t errlen)
 {
-	json_error_t jerr;
-	json_t *root, *tests, *t;
-	size_t i;
 	unsigned found = 0;
-	int ret = 0;
 
 	memset(b, 0, sizeof(*b));
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		snprintf(err, errlen, "%s:%d: not a JSON document: %s", path, jerr.line, jerr.text);
-		return -EINVAL;
-	}
-	if (!json_is_string(json_object_get(root, "schema")) ||
-	    strcmp(json_string_value(json_object_get(root, "schema")), "diskbench/1")) {
-		snprintf(err, errlen, "%s: not a diskbench result (no \"schema\": \"diskbench/1\")",
-			 path);
-		ret = -EINVAL;
-		goto out;
-	}
-	tests = json_object_get(root, "tests");
-	json_array_foreach(tests, i, t) {
-		json_t *wl = json_object_get(t, "workload"), *bs = json_object_get(t, "bs");
-		json_t *bps = json_object_get(t, "bytes_per_sec");
-		int idx;
+	/* each test's first run with a rate, whatever its I/O mode */
+	for (unsigned j = 0; j < r->ntests; j++) {
+		const struct test_result *t = &r->tests[j];
+		int idx = t->workload ? xtest_index(t->workload, t->bs) : -1;
 
-		if (!json_is_string(wl) || !json_is_integer(bs) || !json_is_number(bps))
+		if (idx < 0 || b->bytes_per_sec[idx] > 0 || !(t->bytes_per_sec > 0))
 			continue;
-		idx = xtest_index(json_string_value(wl), (unsigned)json_integer_value(bs));
-		if (idx < 0 || b->bytes_per_sec[idx] > 0 || json_number_value(bps) <= 0)
-			continue;
-		b->bytes_per_sec[idx] = json_number_value(bps);
+		b->bytes_per_sec[idx] = t->bytes_per_sec;
 		found++;
 	}
 	if (!found) {
 		snprintf(err, errlen, "%s: holds none of the xbench tests (seq/rand x read/write "
-			 "x 4k/256k)", path);
-		ret = -EINVAL;
-		goto out;
+			 "x 4k/256k)", source);
+		return -EINVAL;
 	}
-	snprintf(b->source, sizeof(b->source), "%s", path);
-out:
-	json_decref(root);
-	return ret;
+	snprintf(b->source, sizeof(b->source), "%s", source);
+	return 0;
+}
+
+bool xbench_sequential(const char *name)
+{
+	for (unsigned i = 0; i < XBENCH_NTESTS; i++)
+		if (name && !strcmp(xtests[i].name, name))
+			return xtests[i].sequential;
+	/* a name this version does not score: by its group's word */
+	return name && !strncmp(name, "Sequential", 10);
 }
 
 /* Harmonic mean of the scores of one group (or all when group < 0). */
@@ -116,9 +102,7 @@ static double harmonic(const struct xbench_scores *x, int sequential)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < x->n; i++) {
-		bool seq = !strncmp(x->tests[i].name, "Sequential", 10);
-
-		if (sequential >= 0 && seq != (bool)sequential)
+		if (sequential >= 0 && x->tests[i].sequential != (bool)sequential)
 			continue;
 		if (x->tests[i].score <= 0)
 			return 0;
@@ -143,6 +127,7 @@ void xbench_score(struct run_result *r, const struct xbench_baseline *b)
 			    b->bytes_per_sec[i] <= 0)
 				continue;
 			x->tests[x->n].name = xtests[i].name;
+			x->tests[x->n].sequential = xtests[i].sequential;
 			x->tests[x->n].measured = t->bytes_per_sec;
 			x->tests[x->n].baseline = b->bytes_per_sec[i];
 			x->tests[x->n].score = 100.0 * t->bytes_per_sec / b->bytes_per_sec[i];

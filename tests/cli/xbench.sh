@@ -36,6 +36,24 @@ assert all(s["baseline_bytes_per_sec"] in [round(v, 3) for v in rate.values()]
            for s in b["xbench"]["tests"])
 PY
 
+# An HTML report holds its result: it is a baseline as its JSON is, the
+# same figures (the page was written by the run a.json came from).
+"$DISKBENCH" "${args[@]}" --html "$TMP_DIR/c.html" --json "$TMP_DIR/c.json" "$TMP_DIR" ||
+	fail "xbench --html: exit $?"
+"$DISKBENCH" "${args[@]}" --baseline "$TMP_DIR/c.html" --json "$TMP_DIR/d.json" "$TMP_DIR" ||
+	fail "xbench --baseline c.html: exit $?"
+"$DISKBENCH" "${args[@]}" --baseline "$TMP_DIR/c.json" --json "$TMP_DIR/e.json" "$TMP_DIR" ||
+	fail "xbench --baseline c.json: exit $?"
+python3 - "$TMP_DIR/c.json" "$TMP_DIR/d.json" "$TMP_DIR/e.json" <<'PY' || fail "an HTML baseline is not its result's"
+import json, sys
+c, d, e = (json.load(open(p)) for p in sys.argv[1:4])
+assert d["xbench"]["baseline"] == sys.argv[1][:-4] + "html", d["xbench"]["baseline"]
+rate = {(t["workload"], t["bs"]): t["bytes_per_sec"] for t in c["tests"]}
+base = lambda x: [s["baseline_bytes_per_sec"] for s in x["xbench"]["tests"]]
+assert len(base(d)) == 8 and base(d) == base(e), (base(d), base(e))
+assert all(v in [round(r, 3) for r in rate.values()] for v in base(d)), base(d)
+PY
+
 echo '{"schema": "diskbench/1", "tests": [' >"$TMP_DIR/bad.json"
 out=$("$DISKBENCH" "${args[@]}" --baseline "$TMP_DIR/bad.json" "$TMP_DIR" 2>&1)
 [ $? -eq 2 ] || fail "a broken baseline file: want exit 2 ($out)"

@@ -181,7 +181,7 @@ static void build(struct run_result *r)
 	r->xbench.valid = true;
 	snprintf(r->xbench.source, sizeof(r->xbench.source), "somewhere");
 	r->xbench.tests[0] = (struct xbench_score){ "Random Uncached Read 4k", 1.5e7 / 7,
-						    1e6 / 3, 642.857142857 };
+						    1e6 / 3, 642.857142857, false };
 	r->xbench.n = 1;
 	r->xbench.random = r->xbench.total = 642.857142857;
 	result_add_warning(r, "something odd");

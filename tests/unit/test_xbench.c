@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "xbench.h"
@@ -96,35 +95,46 @@ static void test_partial_and_buffered(void **state)
 	assert_true(r.xbench.total == 0);
 }
 
-static void test_baseline_file(void **state)
+/* A baseline from a (loaded) result: each xbench test's first rate, any
+ * I/O mode; none of them is an error naming the source. */
+static void test_baseline_of(void **state)
 {
-	char path[] = "/tmp/xbench-baseline.XXXXXX", err[256];
+	struct run_result r;
 	struct xbench_baseline b;
-	FILE *f;
-	int fd;
+	struct test_result t;
+	char err[256];
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs("{\"schema\": \"diskbench/1\", \"tests\": [{\"workload\": \"rand-read\", "
-	      "\"bs\": 4096, \"bytes_per_sec\": 2000000}]}", f);
-	fclose(f);
-	assert_int_equal(xbench_load_baseline(path, &b, err, sizeof(err)), 0);
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(&t, 0, sizeof(t));
+	t.workload = "rand-read";
+	t.bs = 4096;
+	t.bytes_per_sec = 2e6;
+	assert_int_equal(result_add_test(&r, &t), 0);
+	t.bytes_per_sec = 3e6;	/* the second of the same test: not taken */
+	assert_int_equal(result_add_test(&r, &t), 0);
+	assert_int_equal(xbench_baseline_of(&r, "a.json", &b, err, sizeof(err)), 0);
 	assert_true(b.bytes_per_sec[6] == 2e6);
 	assert_true(b.bytes_per_sec[0] == 0);
+	assert_string_equal(b.source, "a.json");
+	result_free(&r);
 
-	f = fopen(path, "w");
-	fputs("{\"schema\": \"other\"}", f);
-	fclose(f);
-	assert_int_equal(xbench_load_baseline(path, &b, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "not a diskbench result"));
+	memset(&r, 0, sizeof(r));
+	t.workload = "seq-read";
+	t.bs = 8192;	/* not one of Xbench's sizes */
+	assert_int_equal(result_add_test(&r, &t), 0);
+	assert_int_equal(xbench_baseline_of(&r, "b.html", &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "b.html: holds none of the xbench tests"));
+	result_free(&r);
+}
 
-	f = fopen(path, "w");
-	fputs("{\"schema\": \"diskbench/1\",\n \"tests\": [", f);
-	fclose(f);
-	assert_int_equal(xbench_load_baseline(path, &b, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, ":2: not a JSON document"));
-	unlink(path);
+/* Scores carry their group: a loaded one by its name. */
+static void test_groups(void **state)
+{
+	(void)state;
+	assert_true(xbench_sequential("Sequential Uncached Read 256k"));
+	assert_false(xbench_sequential("Random Uncached Read 256k"));
+	assert_false(xbench_sequential(NULL));
 }
 
 int main(void)
@@ -133,7 +143,8 @@ int main(void)
 		cmocka_unit_test(test_ssd_report),
 		cmocka_unit_test(test_hdd_report),
 		cmocka_unit_test(test_partial_and_buffered),
-		cmocka_unit_test(test_baseline_file),
+		cmocka_unit_test(test_baseline_of),
+		cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
