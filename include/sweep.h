@@ -101,8 +101,35 @@ int sweep_randomization(const double *x, unsigned nblocks, unsigned nconfig, uns
  * alpha can never find a difference. */
 double sweep_min_p(unsigned nconfig, unsigned nblocks);
 
+/* The smallest p-value it can give one value that differs from all the
+ * others (the max-T test, stepped down): nconfig^(1 - nblocks), the share
+ * of relabellings that keep that value's figures under one label (any of
+ * the nconfig) in every block, each of which has as large a largest
+ * statistic. Larger than sweep_min_p for 3 values or more; the looks of
+ * the sequential design need it <= their level (sweep_look_alpha). */
+double sweep_min_p_one(unsigned nconfig, unsigned nblocks);
+
 /* The fewest blocks (at least 2) at which sweep_min_p(nconfig, .) <= alpha. */
 unsigned sweep_min_blocks(unsigned nconfig, double alpha);
+
+/*
+ * A group-sequential sweep: the blocks are a budget (nmax), and the
+ * sweep looks at what it has after each block from SWEEP_FIRST_LOOK on;
+ * it stops at a look where every verdict is settled (tune_look), else
+ * runs to nmax. Each look is a test at its own level, and the levels add
+ * up to alpha (alpha spending with Bonferroni's bound: whatever the looks'
+ * dependence, the chance of a false verdict at whichever look the sweep
+ * stops is at most their sum). The interim looks share SWEEP_INTERIM of
+ * alpha equally, the final look keeps the rest: a sweep that runs to its
+ * budget loses little power, and one that stops early needed the clear
+ * answer a small level gives. Only looks that can find anything count
+ * (sweep_min_p_one(nconfig, n) <= their level); with none, the final look has
+ * all of alpha. sweep_look_alpha: the level of the look after n of nmax
+ * blocks (n == nmax: the final one), 0 for a block with no look.
+ */
+#define SWEEP_FIRST_LOOK 3
+#define SWEEP_INTERIM 0.2
+double sweep_look_alpha(unsigned nconfig, unsigned n, unsigned nmax, double alpha);
 
 /*
  * Did the device drift during the sweep? base[0..n) are the baseline's

@@ -86,6 +86,18 @@ struct tune_sweep {
 	char unjudged_why[TUNE_MAX_CONFIGS][768];	/* why, naming the failed trials */
 	unsigned nused;			/* blocks the verdicts use: complete for every
 					 * value judged */
+
+	/* The sequential design (sweep_look_alpha): max_blocks is the budget
+	 * (--blocks; 0: a fixed design of the blocks analyzed), nblocks_run
+	 * the blocks the sweep ran; it stopped early (stopped_early) at a
+	 * look after nblocks_run < max_blocks blocks where every verdict was
+	 * settled (tune_look). alpha: the level of the analysis (tune_analyze
+	 * sets it: the look's it stopped at); unsettled: intervals (value x
+	 * test x metric) that reach across an edge of the noise band. */
+	unsigned max_blocks, nblocks_run;
+	bool stopped_early;
+	double alpha;
+	unsigned unsettled;
 };
 
 /* Why a tune stopped before its last trial (not a signal: interrupted). */
@@ -154,11 +166,34 @@ struct tune_result {
  * blocks) would be left) gets no verdict (s->unjudged[k], the reason in
  * s->unjudged_why[k] naming its failed trials, its cells' verdicts "~"
  * with ratio NAN) and is never recommended; the rest are still judged.
- * A control without a verdict means nothing is recommended. Returns 0,
+ * A control without a verdict means nothing is recommended.
+ * Sequential: with s->max_blocks > nblocks the sweep stopped early at the
+ * look after nblocks blocks, and the analysis is at that look's level
+ * (sweep_look_alpha), else at the final look's; s->alpha says which, and
+ * s->unsettled counts the intervals across a band edge (when nothing is
+ * recommended and some are, the reason says the budget did not settle
+ * them and that more --blocks can). Returns 0,
  * or -EINVAL (trials missing, or no value left to judge: nothing is
  * claimed).
  */
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
+
+/*
+ * A look of the sequential design after the first nblocks blocks of s
+ * (the first baseline run and nblocks blocks of trials are in; nblocks <
+ * s->max_blocks): the analysis tune_analyze makes, at the look's level
+ * (sweep_look_alpha), without the drift check (the last baseline run is
+ * still to come). True when every verdict is settled: every value judged
+ * (no failed trials left one without), and each of its intervals (every
+ * test, throughput and p99) either wholly beyond the noise band (a
+ * verdict) or wholly within it (no change, to within the band), or the
+ * control vetoed. More blocks then change no verdict but by the chance
+ * the level allows, so the sweep may stop: tune_analyze(s, nblocks, ...)
+ * after the last baseline run gives the same verdicts, and the chance of
+ * a false one over every look the sweep could stop at stays at most
+ * TUNE_ALPHA. Leaves s analyzed as at that look.
+ */
+bool tune_look(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed);
 
 /* The level of every verdict of a sweep: its family-wise false-alarm rate. */
 #define TUNE_ALPHA 0.05

@@ -306,6 +306,7 @@ static int plan_sweeps(struct tune_ctx *c)
 			s->random[t] = c->plans[c->r.nsweeps].specs[t].wl->pattern == WL_RAND;
 		}
 		s->planned = (c->a.blocks * s->nconfig + 2) * s->ntests;
+		s->max_blocks = s->nblocks_run = c->a.blocks;
 		c->r.nsweeps++;
 	}
 	if (!c->r.nsweeps) {
@@ -561,10 +562,29 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 	return stop_signal ? -EINTR : 0;
 }
 
-/* Every sweep, trial after trial, in its randomised block order. */
+/* After trial t of design d: a look of the sequential design, when t
+ * ends a block that has one. True when every verdict is settled: the
+ * sweep stops early, its plan cut to the blocks run and the last
+ * baseline run (which the caller runs next). */
+static bool stop_early(struct tune_ctx *c, struct tune_sweep *s, const struct sweep_design *d,
+		       unsigned t, uint64_t seed)
+{
+	unsigned b = d->block[t];
+
+	if (b == SWEEP_OUTSIDE || (t + 1 < d->ntrials && d->block[t + 1] == b) ||
+	    !tune_look(s, b + 1, c->a.noise, seed))
+		return false;
+	s->stopped_early = true;
+	s->nblocks_run = b + 1;
+	s->planned = ((b + 1) * s->nconfig + 2) * s->ntests;
+	return true;
+}
+
+/* Every sweep, trial after trial, in its randomised block order; a sweep
+ * whose verdicts are settled at a look goes on to its last baseline run. */
 static int run_sweeps(struct tune_ctx *c)
 {
-	unsigned total = total_trials(c), n = 0;
+	unsigned n = 0;
 	int ret = 0;
 
 	for (unsigned i = 0; i < c->r.nsweeps && !ret; i++) {
@@ -575,8 +595,11 @@ static int run_sweeps(struct tune_ctx *c)
 			cli_error("out of memory");
 			return EXIT_RUNTIME;
 		}
-		for (unsigned t = 0; t < d.ntrials && !ret; t++, n += c->plans[i].n)
-			ret = run_trial(c, i, d.config[t], d.block[t], n + 1, total);
+		for (unsigned t = 0; t < d.ntrials && !ret; t++, n += c->plans[i].n) {
+			ret = run_trial(c, i, d.config[t], d.block[t], n + 1, total_trials(c));
+			if (!ret && t + 1 < d.ntrials && stop_early(c, s, &d, t, c->r.seed + i))
+				t = d.ntrials - 2;	/* on to the last baseline run */
+		}
 		sweep_design_free(&d);
 	}
 	if (c->progress)
@@ -971,7 +994,8 @@ int cmd_tune(int argc, char **argv)
 		status = sweep(&c);
 		/* an interrupted or failed sweep is not analyzed: nothing claimed */
 		for (unsigned i = 0; i < c.r.nsweeps; i++)
-			tune_analyze(&c.r.sweeps[i], c.a.blocks, c.a.noise, c.r.seed + i);
+			tune_analyze(&c.r.sweeps[i], c.r.sweeps[i].nblocks_run, c.a.noise,
+				     c.r.seed + i);
 		if (c.a.apply && !c.r.interrupted && status == EXIT_OK)
 			status = keep_recommended(&c);
 		if (!c.a.quiet && !c.on_stdout)

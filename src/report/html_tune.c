@@ -19,8 +19,7 @@ static int render_json(FILE *f, const void *r)
 /* The level of s's intervals together (the sweep's family), in percent. */
 static double level_pct(const struct tune_sweep *s)
 {
-	(void)s;
-	return 100 * (1 - TUNE_ALPHA);
+	return 100 * (1 - (s->alpha > 0 ? s->alpha : TUNE_ALPHA));
 }
 
 /* ---- the verdicts ---------------------------------------------------------------- */
@@ -276,7 +275,7 @@ static void sweep_plots(struct svg *w, const struct tune_result *r, const struct
 		   "is recommended when it is better on some test (throughput or p99) and worse on "
 		   "none. &#8220;(again)&#8221; is the current value run a second time, a control: "
 		   "when it is coloured, nothing is recommended.</figcaption>\n</figure>\n",
-		   r->nblocks, s->ncompared, level_pct(s),
+		   s->nblocks_run ? s->nblocks_run : r->nblocks, s->ncompared, level_pct(s),
 		   svg_label(SVG_F_SI, 100 * r->noise, b, sizeof(b)));
 }
 
@@ -449,6 +448,14 @@ static void page_sweep(struct svg *w, const struct tune_result *r, const struct 
 		   "<tr><th>trials</th><td>%u of <span data-key=\"trials_planned\">%u</span> ran "
 		   "(a trial: one test of one value)</td></tr>\n", r->nblocks, s->ntrials,
 		   s->planned);
+	/* the sequential design: where it stopped, and why */
+	svg_printf(w, "<tr><th>stopped early</th><td class=\"sequential\"><span "
+		   "data-key=\"sequential.stopped_early\">%s</span>: <span "
+		   "data-key=\"sequential.blocks_run\">%u</span> of <span "
+		   "data-key=\"sequential.max_blocks\">%u</span> blocks run%s</td></tr>\n",
+		   s->stopped_early ? "yes" : "no", s->nblocks_run, s->max_blocks,
+		   s->stopped_early ? ", every verdict settled at the look after the last of "
+		   "them (each interval beyond the noise band or within it)" : "");
 	if (s->analyzed)
 		svg_printf(w, "<tr><th>comparisons</th><td><span data-key=\"comparisons\">%u</span> "
 			   "(values x tests x throughput and p99), the intervals together at %.0f %%</td></tr>\n", s->ncompared,

@@ -64,6 +64,21 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 	}
 	jw_close(w, ']');
 	jw_u64(w, "trials_invalid", s->ninvalid);
+	/* the sequential design: a budget of blocks, looks, where it stopped */
+	jw_open(w, "sequential", '{', false);
+	jw_u64(w, "max_blocks", s->max_blocks);
+	jw_u64(w, "blocks_run", s->nblocks_run);
+	jw_bool(w, "stopped_early", s->stopped_early);
+	jw_open(w, "looks", '[', true);
+	for (unsigned n = 1; n < s->max_blocks; n++)
+		if (sweep_look_alpha(s->nconfig, n, s->max_blocks, TUNE_ALPHA) > 0)
+			jw_u64(w, NULL, n);
+	jw_close(w, ']');
+	jw_double(w, "interim_alpha", s->max_blocks ?
+		  sweep_look_alpha(s->nconfig, s->max_blocks, s->max_blocks, TUNE_ALPHA) <
+		  TUNE_ALPHA ? TUNE_ALPHA * SWEEP_INTERIM : 0 : 0);
+	jw_u64(w, "unsettled", s->unsettled);
+	jw_close(w, '}');
 	/* what the kernel set beside the knob (bfq turns wbt off) */
 	jw_open(w, "side_effects", '[', false);
 	for (unsigned i = 0; i < s->neffects; i++) {
@@ -90,6 +105,7 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 			jw_null(w, "control");
 		jw_bool(w, "vetoed", s->vetoed);
 		jw_u64(w, "blocks_used", s->nused);
+		jw_double(w, "alpha", s->alpha);
 		jw_open(w, "results", '[', false);
 		for (unsigned k = 0; k < s->nconfig; k++) {
 			for (unsigned t = 0; t < s->ntests; t++) {

@@ -52,9 +52,13 @@ static void sweep_notes(struct textw *w, const struct tune_sweep *s, unsigned r_
 	for (unsigned k = 1; k < s->nconfig; k++)
 		if (s->unjudged[k])
 			line(w, "  ", "%s", s->unjudged_why[k]);
-	if (s->analyzed && s->nused < r_blocks)
+	if (s->analyzed && s->nused < (s->nblocks_run ? s->nblocks_run : r_blocks))
 		line(w, "  ", "the verdicts use the %u of %u blocks where every value judged has "
-		     "valid trials", s->nused, r_blocks);
+		     "valid trials", s->nused, s->nblocks_run ? s->nblocks_run : r_blocks);
+	if (s->stopped_early)
+		line(w, "  ", "stopped early after %u of %u blocks: every verdict was settled at "
+		     "that look (each interval beyond the noise band or within it), at the look's "
+		     "level of %.3g", s->nblocks_run, s->max_blocks, s->alpha);
 }
 
 static void sweep_table(struct textw *w, const struct tune_result *r, const struct tune_sweep *s)
@@ -71,10 +75,11 @@ static void sweep_table(struct textw *w, const struct tune_result *r, const stru
 		return;
 	}
 	line(w, "", "%s on %s, workload %s: %u values x %u blocks, %u tests, %u trials; "
-	     "intervals from a randomization test within the blocks, together at %.0f %% over "
+	     "intervals from a randomization test within the blocks, together at %.3g %% over "
 	     "%u comparisons; noise band +-%.0f %%:", tune_knob_option(s->knob), r->queue.disk,
-	     s->workload, s->nconfig, r->nblocks, s->ntests, s->planned, 100 * (1 - TUNE_ALPHA),
-	     s->ncompared, 100 * r->noise);
+	     s->workload, s->nconfig, s->nblocks_run ? s->nblocks_run : r->nblocks, s->ntests,
+	     s->planned, 100 * (1 - (s->alpha > 0 ? s->alpha : TUNE_ALPHA)), s->ncompared,
+	     100 * r->noise);
 	textw_raw(w, "    %-16s %10s %9s  %-18s %-6s  %-18s %s", "value", "rate", "p99",
 		  "ratio [interval]", "", "p99 ratio [interv.]", "");
 	for (unsigned t = 0; t < s->ntests; t++) {

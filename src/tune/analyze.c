@@ -154,7 +154,13 @@ static void unjudged_words(struct tune_sweep *s, unsigned k, unsigned nblocks, c
 
 unsigned tune_min_blocks(unsigned nconfig)
 {
-	return sweep_min_blocks(nconfig, TUNE_ALPHA);
+	unsigned n = sweep_min_blocks(nconfig, TUNE_ALPHA);
+
+	/* the final look of a budget of n blocks may have less than alpha
+	 * (interim looks spent some): it must still be able to find one */
+	while (n < 1000 && sweep_min_p(nconfig, n) > sweep_look_alpha(nconfig, n, n, TUNE_ALPHA))
+		n++;
+	return n;
 }
 
 /* "0", "0 and 128", "0, 128 and 512": the values k with pick[k] into buf. */
@@ -199,7 +205,7 @@ static bool control_words(const struct tune_sweep *s, unsigned k, unsigned t, ch
  * Student's, and a verdict needs the whole interval beyond the band and
  * p < alpha. */
 static int randomize(struct tune_sweep *s, const double *x, unsigned nused, const unsigned *kk,
-		     unsigned nk, double noise, uint64_t seed)
+		     unsigned nk, double noise, uint64_t seed, double alpha)
 {
 	const unsigned nstat = 2 * s->ntests;
 	double *padj = malloc((size_t)nk * nstat * sizeof(*padj));
@@ -209,8 +215,7 @@ static int randomize(struct tune_sweep *s, const double *x, unsigned nused, cons
 	if (!padj || !half)
 		goto out;
 	s->resamples = TUNE_RESAMPLES;
-	ret = sweep_randomization(x, nused, nk, nstat, TUNE_RESAMPLES, seed, TUNE_ALPHA, padj,
-				  half);
+	ret = sweep_randomization(x, nused, nk, nstat, TUNE_RESAMPLES, seed, alpha, padj, half);
 	for (unsigned a = 1; a < nk; a++) {
 		for (unsigned t = 0; t < s->ntests; t++) {
 			struct sweep_verdict *v[2] = { &s->cells[kk[a]][t].thr,
@@ -219,12 +224,12 @@ static int randomize(struct tune_sweep *s, const double *x, unsigned nused, cons
 			for (unsigned j = 0; j < 2; j++) {
 				double h = half[a * nstat + 2 * t + j];
 
-				v[j]->level = 1 - TUNE_ALPHA;
+				v[j]->level = 1 - alpha;
 				v[j]->p = ret ? NAN : padj[a * nstat + 2 * t + j];
 				v[j]->lo = ret ? 0 : v[j]->ratio * exp(-h);
 				v[j]->hi = ret ? INFINITY : v[j]->ratio * exp(h);
 				/* NAN (no test) fails this too: nothing claimed */
-				v[j]->verdict = !(v[j]->p < TUNE_ALPHA) ? 0 : v[j]->lo > 1 + noise ? 1 :
+				v[j]->verdict = !(v[j]->p < alpha) ? 0 : v[j]->lo > 1 + noise ? 1 :
 						v[j]->hi < 1 - noise ? -1 : 0;
 			}
 		}
@@ -341,7 +346,63 @@ static void note_unjudged(struct tune_sweep *s)
 		 "in too many blocks)", list);
 }
 
+/* The intervals of values judged that reach across an edge of the band:
+ * neither a verdict nor wholly within it. */
+static unsigned count_unsettled(const struct tune_sweep *s, double noise)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 1; k < s->nconfig; k++) {
+		for (unsigned t = 0; t < s->ntests && !s->unjudged[k]; t++) {
+			const struct sweep_verdict *v[2] = { &s->cells[k][t].thr, &s->cells[k][t].p99 };
+
+			for (unsigned j = 0; j < 2; j++)
+				n += !v[j]->verdict && !(v[j]->lo >= 1 - noise && v[j]->hi <= 1 + noise);
+		}
+	}
+	return n;
+}
+
+/* "; 5 blocks (the budget, --blocks) settled not every verdict ..." at
+ * the end of s->reason, when nothing is recommended and some are not. */
+static void note_unsettled(struct tune_sweep *s, unsigned nblocks)
+{
+	size_t used = strlen(s->reason);
+
+	if (s->recommended >= 0 || s->vetoed || !s->unsettled || used >= sizeof(s->reason))
+		return;
+	snprintf(s->reason + used, sizeof(s->reason) - used, "; within its budget of %u blocks "
+		 "(--blocks) not every verdict is settled (%u interval%s reach%s across an edge of "
+		 "the noise band), so the current settings stay; more --blocks can settle them",
+		 nblocks, s->unsettled, s->unsettled == 1 ? "" : "s", s->unsettled == 1 ? "es" : "");
+}
+
+static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed,
+		   bool final);
+
 int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed)
+{
+	return analyze(s, nblocks, noise, seed, true);
+}
+
+bool tune_look(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed)
+{
+	if (nblocks >= s->max_blocks ||
+	    !sweep_look_alpha(s->nconfig, nblocks, s->max_blocks, TUNE_ALPHA) ||
+	    analyze(s, nblocks, noise, seed, false))
+		return false;
+	if (s->vetoed)
+		return true;
+	for (unsigned k = 1; k < s->nconfig; k++)
+		if (s->unjudged[k])
+			return false;
+	return !s->unsettled;
+}
+
+/* The analysis after nblocks blocks: final, every planned trial in (the
+ * drift check too); else a look of the sequential design. */
+static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed,
+		   bool final)
 {
 	const unsigned nc = s->nconfig;
 	double *m, *p, *x, base[TUNE_DRIFT_MAX];
@@ -357,13 +418,19 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 	s->vetoed = false;
 	s->control = -1;
 	s->nused = 0;
+	s->unsettled = 0;
+	/* the look's level: stopped early at nblocks of a larger budget, or
+	 * the final look of the budget */
+	s->alpha = sweep_look_alpha(nc, nblocks, s->max_blocks > nblocks ? s->max_blocks :
+				    nblocks, TUNE_ALPHA);
 	memset(s->unjudged, 0, sizeof(s->unjudged));
 	memset(s->unjudged_why, 0, sizeof(s->unjudged_why));
 	for (unsigned k = 1; k < nc && s->control < 0; k++)
 		if (tune_is_control(s, k))
 			s->control = (int)k;
-	if (s->ntrials != s->planned || !nblocks || nblocks > TUNE_MAX_BLOCKS || nc < 2 ||
-	    nc > TUNE_MAX_CONFIGS) {
+	if ((final ? s->ntrials != s->planned :
+		     s->ntrials != (1 + nblocks * nc) * s->ntests) || !nblocks ||
+	    nblocks > TUNE_MAX_BLOCKS || nc < 2 || nc > TUNE_MAX_CONFIGS || !(s->alpha > 0)) {
 		snprintf(s->reason, sizeof(s->reason), "%s", nc < 2 ? "nothing to compare the current "
 			 "setting with" : "the sweep did not finish: nothing is claimed");
 		return -EINVAL;
@@ -407,7 +474,7 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 			c->iops = cell_median(s, k, t, 2, where);
 			c->thr = c->p99 = (struct sweep_verdict){ .ratio = NAN, .lo = 0,
 								  .hi = INFINITY,
-								  .level = 1 - TUNE_ALPHA,
+								  .level = 1 - s->alpha,
 								  .p = NAN };
 		}
 	}
@@ -449,7 +516,8 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 			x[i * nstat + 2 * t + 1] = log(p[i]);
 		}
 		gather_base(s, t, 0, base, &nbase);
-		if (sweep_drifted(base, nbase, noise, &s->drift[t])) {
+		s->drift[t] = 0;
+		if (final && sweep_drifted(base, nbase, noise, &s->drift[t])) {
 			s->drifted = true;
 			if (used < sizeof(drift_words))
 				used += (size_t)snprintf(drift_words + used, sizeof(drift_words) - used,
@@ -463,13 +531,14 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 			sweep_compare(p, nused, nk, a, noise, s->ncompared, seed + t, &c->p99);
 		}
 	}
-	ret = randomize(s, x, nused, kk, nk, noise, seed);
+	ret = randomize(s, x, nused, kk, nk, noise, seed, s->alpha);
 	free(x);
 	free(m);
 	free(p);
 	if (ret)
 		return ret;
 	s->analyzed = true;
+	s->unsettled = count_unsettled(s, noise);
 
 	if (s->drifted) {
 		snprintf(s->reason, sizeof(s->reason), "the device drifted during the sweep (%s "
@@ -480,6 +549,7 @@ int tune_analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t 
 	}
 	recommend(s, nused, nblocks);
 	note_unjudged(s);
+	note_unsettled(s, nblocks);
 	return 0;
 }
 

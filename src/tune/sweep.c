@@ -126,6 +126,14 @@ double sweep_min_p(unsigned nconfig, unsigned nblocks)
 	return 2 * exp(-logf * nblocks);
 }
 
+double sweep_min_p_one(unsigned nconfig, unsigned nblocks)
+{
+	/* one value far from the rest: every relabelling that puts its
+	 * figures under one label in every block (any of the nconfig) has
+	 * as large a largest statistic, nconfig^(1 - nblocks) of them */
+	return nconfig < 2 ? 1 : exp((1 - (double)nblocks) * log((double)nconfig));
+}
+
 unsigned sweep_min_blocks(unsigned nconfig, double alpha)
 {
 	unsigned n = 2;	/* one block has no spread to judge by */
@@ -135,6 +143,34 @@ unsigned sweep_min_blocks(unsigned nconfig, double alpha)
 	while (sweep_min_p(nconfig, n) > alpha && n < 1000)
 		n++;
 	return n;
+}
+
+/* The interim looks of a sweep of nconfig values and nmax blocks that
+ * can find anything at level a each, given that there are m of them. */
+static unsigned interim_looks(unsigned nconfig, unsigned nmax, double alpha, unsigned *first)
+{
+	/* the level of each depends on how many there are: the largest
+	 * count whose looks can all find something */
+	for (unsigned m = nmax > SWEEP_FIRST_LOOK ? nmax - SWEEP_FIRST_LOOK : 0; m > 0; m--) {
+		double a = alpha * SWEEP_INTERIM / m;
+
+		*first = nmax - m;
+		if (sweep_min_p_one(nconfig, *first) <= a)
+			return m;
+	}
+	*first = nmax;
+	return 0;
+}
+
+double sweep_look_alpha(unsigned nconfig, unsigned n, unsigned nmax, double alpha)
+{
+	unsigned first, m = interim_looks(nconfig, nmax, alpha, &first);
+
+	if (n == nmax)
+		return m ? alpha * (1 - SWEEP_INTERIM) : alpha;
+	if (n < first || n > nmax)
+		return 0;
+	return alpha * SWEEP_INTERIM / m;
 }
 
 /* The statistics of the values in set[0..nset) (set[0] the baseline),

@@ -162,6 +162,17 @@ tune_settled "$T/ra" "${FAST[@]}" --read-ahead 0,1024 "$DISK"
 	fail "readahead: no control: $(json "$T/ra.json" 'd["sweeps"][0]["configs"]')"
 [ "$(json "$T/ra.json" '[s["knob"] for s in d["skipped"]]')" = '["scheduler"]' ] ||
 	fail "readahead alone: the scheduler sweep left out without a word"
+# every trial's jobs pinned by default: every CPU this process may run on,
+# each once (job i on the i-th), the same in every trial
+[ "$(json "$T/ra.json" 'd["pinning"]["by"]')" = default ] ||
+	fail "pinning: $(json "$T/ra.json" 'd["pinning"]')"
+[ "$(json "$T/ra.json" 'sorted(d["pinning"]["cpus"])')" = \
+	"$(python3 -c 'import os; print(sorted(os.sched_getaffinity(0)))')" ] ||
+	fail "pinned to $(json "$T/ra.json" 'd["pinning"]["cpus"]')"
+# the sequential design: 3 values over 4 blocks have no interim look (3^-2
+# is more than its level), so the sweep ran its budget
+[ "$(json "$T/ra.json" '[d["sweeps"][0]["sequential"][k] for k in ("max_blocks", "blocks_run", "stopped_early", "looks")] == [4, 4, False, []]')" = \
+	True ] || fail "sequential: $(json "$T/ra.json" 'd["sweeps"][0]["sequential"]')"
 
 # ---- A/A: the current value against itself is no difference -------------
 # By design one A/A sweep in 20 shows a difference at the default band (5 %
@@ -178,6 +189,7 @@ json "$T/aa.json" '[r["throughput"]["verdict"] for r in d["sweeps"][0]["results"
 "$DISKBENCH" tune "${FAST[@]}" --blocks 3 --scheduler none,mq-deadline --workload rand-read \
 	"$SHM" >"$T/text" 2>"$T/text.err" || fail "tune text: exit $?: $(cat "$T/text.err")"
 grep -q "^  rand-read 4k qd1$" "$T/text" || fail "text: no table: $(cat "$T/text")"
+grep -q "^pinning:  CPU [0-9]" "$T/text" || fail "text: no word of the pinning: $(cat "$T/text")"
 # the control row, the p99 verdicts, and one count of trials: (3 blocks x
 # 3 values + 2) x 2 tests (QD1, QD32) in the announcement and the report
 grep -q "^    none (again) " "$T/text" || fail "text: no control row: $(cat "$T/text")"

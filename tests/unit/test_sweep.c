@@ -537,6 +537,168 @@ static void test_failed_aa(void **state)
 	assert_true(alarms <= 20);
 }
 
+/* Sweep s (run_synthetic's, every one of its nblocks blocks in) as the
+ * sequential design runs it: a look after each block that has one; at the
+ * first settled look it stops, its last baseline run after that block.
+ * Returns the blocks run. */
+static unsigned run_sequential(struct tune_sweep *s, unsigned nblocks, double noise,
+			       uint64_t seed)
+{
+	const unsigned nt = s->ntests, full = s->ntrials;
+
+	s->max_blocks = nblocks;
+	for (unsigned n = 1; n < nblocks; n++) {
+		s->ntrials = (1 + n * s->nconfig) * nt;
+		if (!tune_look(s, n, noise, seed))
+			continue;
+		assert_true(sweep_look_alpha(s->nconfig, n, nblocks, TUNE_ALPHA) > 0);
+		memmove(&s->trials[s->ntrials], &s->trials[full - nt], nt * sizeof(*s->trials));
+		s->ntrials += nt;
+		s->planned = s->ntrials;
+		s->stopped_early = true;
+		s->nblocks_run = n;
+		assert_int_equal(tune_analyze(s, n, noise, seed), 0);
+		assert_true(s->alpha < TUNE_ALPHA);
+		return n;
+	}
+	s->ntrials = full;
+	assert_int_equal(tune_analyze(s, nblocks, noise, seed), 0);
+	return nblocks;
+}
+
+/* The levels of the looks add up to alpha at most, and each look can
+ * find something; a design too short for interim looks keeps alpha. */
+static void test_spending(void **state)
+{
+	(void)state;
+	for (unsigned nc = 2; nc <= 8; nc++) {
+		for (unsigned nmax = 2; nmax <= 40; nmax++) {
+			double sum = 0, interim = 0;
+
+			for (unsigned n = 1; n <= nmax; n++) {
+				double a = sweep_look_alpha(nc, n, nmax, TUNE_ALPHA);
+
+				if (a > 0 && n < nmax) {
+					assert_true(n >= SWEEP_FIRST_LOOK);
+					assert_true(sweep_min_p_one(nc, n) <= a);
+					interim += a;
+				}
+				sum += a;
+			}
+			assert_true(sum <= TUNE_ALPHA + 1e-12);
+			assert_true(interim <= TUNE_ALPHA * SWEEP_INTERIM + 1e-12);
+			if (interim == 0)
+				assert_true(sweep_look_alpha(nc, nmax, nmax, TUNE_ALPHA) == TUNE_ALPHA);
+		}
+	}
+	/* the default readahead sweep (7 values): a look after block 4 of 5
+	 * (after 3, 7^-2 > 0.005 could find nothing) */
+	assert_true(sweep_look_alpha(7, 3, 5, TUNE_ALPHA) == 0);
+	assert_true(sweep_look_alpha(7, 4, 5, TUNE_ALPHA) == TUNE_ALPHA * SWEEP_INTERIM);
+	assert_true(sweep_look_alpha(7, 5, 5, TUNE_ALPHA) == TUNE_ALPHA * (1 - SWEEP_INTERIM));
+	/* 4 schedulers: 4^-3 > 0.01, no look before the last of 5 blocks */
+	assert_true(sweep_look_alpha(4, 4, 5, TUNE_ALPHA) == 0);
+	assert_true(sweep_look_alpha(4, 5, 5, TUNE_ALPHA) == TUNE_ALPHA);
+	/* the control alone over 6 blocks: no interim look can find anything */
+	assert_true(sweep_look_alpha(2, 5, 6, TUNE_ALPHA) == 0);
+	assert_true(sweep_look_alpha(2, 6, 6, TUNE_ALPHA) == TUNE_ALPHA);
+}
+
+/* Under the null (A/A sweeps, bimodal and bursty noise as above) a sweep
+ * that may stop early has no more false verdicts than alpha allows, over
+ * every look it could stop at; with little noise, identical values are
+ * settled within the band and the sweep stops at the first look. */
+static void test_sequential_null(void **state)
+{
+	static const struct {
+		unsigned nconfig, nblocks;
+		struct noise n;
+		bool stops;	/* every sweep should stop at the first look */
+	} rows[] = {
+		{ 7, 5, { .bimodal = 0.5, .slow = 0.5, .burst = 0.6, .burst_p = 0.5,
+			  .jitter = 0.02 }, .stops = false },
+		{ 3, 8, { .bimodal = 0.5, .slow = 0.6, .burst = 0.6, .burst_p = 0.5,
+			  .jitter = 0.02 }, .stops = false },
+		{ 5, 10, { .bimodal = 0.2, .slow = 0.5, .jitter = 0.01 }, .stops = false },
+		{ 7, 5, { .jitter = 0.003 }, .stops = true },
+	};
+	const unsigned sweeps = 200;
+	static struct tune_sweep s;
+
+	(void)state;
+	for (size_t row = 0; row < sizeof(rows) / sizeof(rows[0]); row++) {
+		unsigned alarms = 0, early = 0, recs = 0, blocks = 0;
+		const unsigned nb = rows[row].nblocks;
+
+		for (unsigned i = 0; i < sweeps; i++) {
+			unsigned ran;
+
+			run_synthetic(&s, rows[row].nconfig, nb, &rows[row].n, 7000 + i);
+			ran = run_sequential(&s, nb, 0.03, 7000 + i);
+			early += ran < nb;
+			blocks += ran;
+			alarms += any_verdict(&s, false) || any_verdict(&s, true);
+			recs += s.recommended >= 0;
+			free(s.trials);
+		}
+		printf("# sequential A/A, %u values, up to %u blocks, %.1f %% jitter, %.0f %% slow "
+		       "trials: %u of %u sweeps with a false verdict, %u false recommendations, "
+		       "%u stopped early (%.2f blocks on average)\n", rows[row].nconfig, nb,
+		       100 * rows[row].n.jitter, 100 * rows[row].n.bimodal, alarms, sweeps, recs,
+		       early, (double)blocks / sweeps);
+		/* the family-wise 5 % over every look: 10 in 200 expected at most */
+		assert_true(alarms <= 20);
+		assert_true(recs <= alarms);
+		if (rows[row].stops)	/* at the first look, after block 4 */
+			assert_int_equal(blocks, sweeps * (nb - 1));
+	}
+}
+
+/* A clear answer stops the sweep at the first look, with the right
+ * verdicts: one value much faster, one much slower, the rest (and the
+ * control) the current value's speed, little noise. */
+static void test_sequential_clear(void **state)
+{
+	struct noise n = { .jitter = 0.004 };
+	static struct tune_sweep s;
+	unsigned early = 0, right = 0;
+
+	(void)state;
+	n.effect[2] = 1.5;
+	n.p99_effect[2] = 0.6;
+	n.effect[4] = 0.6;
+	n.p99_effect[4] = 1.7;
+	for (unsigned i = 0; i < 100; i++) {
+		unsigned ran;
+
+		run_synthetic(&s, 7, 5, &n, 8000 + i);
+		ran = run_sequential(&s, 5, 0.03, 8000 + i);
+		early += ran == 4;
+		right += s.recommended == 2 && s.cells[4][0].thr.verdict < 0 &&
+			 s.cells[4][1].thr.verdict < 0 && s.cells[2][0].thr.verdict > 0;
+		assert_true(s.recommended == 2 || s.recommended == -1);
+		free(s.trials);
+	}
+	printf("# a 1.5x and a 0.6x value among 7, 0.4 %% jitter, up to 5 blocks: %u of 100 "
+	       "stopped after 4 blocks, %u with every verdict right\n", early, right);
+	assert_true(early >= 95);
+	assert_true(right >= 95);
+	/* 3 % jitter: the settled verdicts take longer, and the budget's last
+	 * look still finds a 30 % gain every time */
+	n = (struct noise){ .jitter = 0.03 };
+	n.effect[2] = 1.3;
+	right = 0;
+	for (unsigned i = 0; i < 100; i++) {
+		run_synthetic(&s, 7, 5, &n, 9000 + i);
+		run_sequential(&s, 5, 0.03, 9000 + i);
+		right += s.recommended == 2 || s.drifted;
+		free(s.trials);
+	}
+	printf("# a 30 %% gain, 3 %% jitter, sequential: recommended (or the drift check "
+	       "stopped it) in %u of 100\n", right);
+	assert_int_equal(right, 100);
+}
+
 static void test_min_blocks(void **state)
 {
 	(void)state;
@@ -546,6 +708,11 @@ static void test_min_blocks(void **state)
 	assert_true(sweep_min_p(2, 6) <= TUNE_ALPHA);
 	assert_int_equal(tune_min_blocks(3), 3);
 	assert_int_equal(tune_min_blocks(7), 2);
+	/* one value far from the others: its figures under any one label in
+	 * every block are as extreme */
+	assert_true(sweep_min_p_one(3, 3) > TUNE_ALPHA);
+	assert_true(sweep_min_p_one(3, 4) <= TUNE_ALPHA);
+	assert_true(fabs(sweep_min_p_one(7, 4) - 1.0 / 343) < 1e-12);
 }
 
 int main(void)
@@ -558,6 +725,9 @@ int main(void)
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_bimodal_false_alarms),
 		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_spending),
+		cmocka_unit_test(test_sequential_null),
+		cmocka_unit_test(test_sequential_clear),
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_failed_value),
 		cmocka_unit_test(test_failed_aa),
