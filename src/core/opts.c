@@ -10,8 +10,6 @@
 #include "opts_int.h"
 #include "parse.h"
 
-#define F(field) offsetof(struct settings, field)
-
 #define opt_table opts_rows
 #define NOPTS opts_nrows
 
@@ -508,6 +506,34 @@ static void opt_value(const struct opt_def *o, const struct settings *s, char *b
 	}
 }
 
+bool opt_is_on(const struct opt_def *o, const struct settings *s)
+{
+	const char *field = (const char *)s + o->off;
+
+	switch (o->kind) {
+	case OPT_SET_BOOL:
+		return *(const bool *)field;
+	case OPT_SET_INT:
+		return *(const int *)field != 0;
+	case OPT_SIZE:
+	case OPT_DURATION:
+	case OPT_COUNT:
+		return *(const uint64_t *)field != 0;
+	case OPT_STR:
+	case OPT_OPT_STR:
+	case OPT_CHOICE:
+		return *(const char *const *)field != NULL;
+	case OPT_PERCENT:
+		return *(const double *)field >= 0;
+	case OPT_SIZE_RANGE:
+	case OPT_SIZE_LIST:
+	case OPT_COUNT_LIST:
+	case OPT_CPU_LIST:
+		return *(const size_t *)((const char *)s + o->count_off) != 0;
+	}
+	return false;
+}
+
 void opts_echo(const struct settings *s, struct run_result *r)
 {
 	char val[128];
@@ -522,18 +548,7 @@ void opts_echo(const struct settings *s, struct run_result *r)
 			result_add_setting(r, "direct", "%s", s->direct ? "true" : "false");
 			continue;
 		}
-		/* An unset count or flag of the classic workloads says nothing,
-		 * nor does an unset interval (each timeline says its own). */
-		if (!val[0] || ((o->off == F(files) || o->off == F(dirs)) && !strcmp(val, "0")) ||
-		    (o->off == F(fsync) && !s->fsync) || (o->off == F(interval_ns) && !s->interval_ns) ||
-		    (o->off == F(settle_ns) && !s->settle_ns) ||
-		    (o->off == F(trim) && !s->trim) || (o->off == F(hipri) && !s->hipri) ||
-		    (o->off == F(thread) && !s->thread) || (o->off == F(verify) && !s->verify) ||
-		    (o->off == F(steady_state) && !s->steady_state) ||
-		    (o->off == F(round_ns) && !s->round_ns) ||
-		    (o->off == F(max_rounds) && !s->max_rounds) ||
-		    (o->off == F(precondition) && !s->precondition) ||
-		    (o->off == F(precondition_size) && !s->precondition_size))
+		if (!val[0] || (o->echo_set && !opt_is_on(o, s)))
 			continue;
 		result_add_setting(r, o->name, "%s", val);
 	}

@@ -48,31 +48,13 @@ static const struct rule rules_post[] = {
 	{ "trim", ROOT, NULL, "--trim: needs root (FITRIM and BLKDISCARD do)" },
 };
 
-/* Is the run's row of name set to anything but nothing (a flag on, a
- * number above 0, a string)? */
+/* Is the run's row of name set to anything but nothing (opt_is_on)? A
+ * profile may set it as well as the command line. */
 static bool is_on(const struct settings *s, const char *name)
 {
-	for (size_t i = 0; i < opts_nrows; i++) {
-		const struct opt_def *o = &opts_rows[i];
-		const char *field = (const char *)s + o->off;
-
-		if (strcmp(o->name, name) || !(o->cmds & OPTS_CMD_RUN))
-			continue;
-		switch (o->kind) {
-		case OPT_SET_BOOL:
-			return *(const bool *)field;
-		case OPT_SIZE:
-		case OPT_DURATION:
-		case OPT_COUNT:
-			return *(const uint64_t *)field != 0;
-		case OPT_STR:
-		case OPT_OPT_STR:
-		case OPT_CHOICE:
-			return *(const char *const *)field != NULL;
-		default:
-			return false;	/* no rule is about the other kinds */
-		}
-	}
+	for (size_t i = 0; i < opts_nrows; i++)
+		if (!strcmp(opts_rows[i].name, name) && (opts_rows[i].cmds & OPTS_CMD_RUN))
+			return opt_is_on(&opts_rows[i], s);
 	return false;
 }
 

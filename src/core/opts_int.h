@@ -42,6 +42,9 @@ struct opt_def {
 	size_t count_off;	/* list kinds: the count field */
 	uint64_t min, max;
 	bool echo;		/* shapes results: echoed into every report */
+	bool echo_set;		/* echoed only when set (opt_is_on): an unset count
+				 * or flag of the classic workloads says nothing, nor
+				 * does an unset interval (each timeline says its own) */
 	enum opt_scope scope;
 	unsigned cmds;		/* OPTS_CMD_* bits: the subcommands that take it */
 	bool max_open;		/* OPT_PERCENT: max itself is out of range */
@@ -60,6 +63,10 @@ struct opt_def {
  * subcommands (--json is a run's result, tune's sweep, compare's
  * comparison): the rows of one name never share a subcommand, and share
  * their arg. */
+/* Is row o set in s to anything but nothing: a flag on, a number above 0,
+ * a string, a list of one or more? */
+bool opt_is_on(const struct opt_def *o, const struct settings *s);
+
 extern const struct opt_def opts_rows[];
 extern const size_t opts_nrows;
 

@@ -78,13 +78,13 @@ const struct opt_def opts_rows[] = {
 	  .help = "unmeasured warm-up per test (default: 1s)",
 	  .with_prev = true },
 	{ .name = "settle", .arg = "TIME", .kind = OPT_DURATION, .off = F(settle_ns),
-	  .max = 60 * SEC, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
+	  .max = 60 * SEC, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "before each test, sync() and stay idle this long, as hdparm does before it "
 		  "times (default: 0; the hdparm profile: 3s)",
 	  .doc = "before each test, `sync()` and stay idle this long, as hdparm does "
 		  "before it times (default 0; the `hdparm` profile sets 3s)" },
 	{ .name = "interval", .arg = "TIME", .kind = OPT_DURATION, .off = F(interval_ns),
-	  .min = TIMELINE_MIN_INTERVAL_NS, .max = 86400 * SEC, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
+	  .min = TIMELINE_MIN_INTERVAL_NS, .max = 86400 * SEC, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "timeline interval (default: 1s; runtime/10 under 10s, at least 100ms)",
 	  .doc = "the interval of each test's timeline (10ms to 24h; default 1s, or a "
 		  "tenth of a test shorter than 10s, at least 100ms; see "
@@ -136,7 +136,7 @@ const struct opt_def opts_rows[] = {
 	  .doc = "per-char tests through putc/getc (default) or one-byte write/read "
 		  "calls (bonnie++ 2.00)" },
 	{ .name = "files", .arg = "N", .kind = OPT_COUNT, .off = F(files),
-	  .min = 1, .max = 1u << 30, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
+	  .min = 1, .max = 1u << 30, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "meta-*: number of files to create, stat and delete",
 	  .doc = "the metadata tests' files, as bonnie++ `-n` (default 16384 empty "
 		  "files in one directory). As in bonnie++ 2.00, file names are the file's number in 10 hex "
@@ -150,11 +150,11 @@ const struct opt_def opts_rows[] = {
 	  .help = "meta-*: size of each file, or a range, e.g. 0, 4k, 1k-16k",
 	  .with_prev = true },
 	{ .name = "dirs", .arg = "N", .kind = OPT_COUNT, .off = F(dirs),
-	  .min = 1, .max = 1u << 20, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
+	  .min = 1, .max = 1u << 20, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "meta-*: directories the files are spread over",
 	  .with_prev = true },
 	{ .name = "fsync", .kind = OPT_SET_BOOL, .off = F(fsync),
-	  .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
+	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "meta-*: fsync each file after writing it",
 	  .with_prev = true },
 	{ .name = "destructive", .arg = "[=DEV]", .kind = OPT_OPT_STR, .off = F(destructive),
@@ -174,7 +174,7 @@ const struct opt_def opts_rows[] = {
 	  .help = "sync and drop the page cache before each test (root)",
 	  .doc = "root: sync and drop the page cache before each test" },
 	{ .name = "trim", .kind = OPT_SET_BOOL, .off = F(trim),
-	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "discard before each write test: fstrim a directory's fs, or the "
 		  "test's range of a device (root)",
 	  .doc = "root: discard before each write test (every pass), so that an SSD "
@@ -190,7 +190,7 @@ const struct opt_def opts_rows[] = {
 		  "the working set once, `bs` at a time (BLKDISCARD on a device, a "
 		  "punched hole in a directory's data file), each one a timed op" },
 	{ .name = "verify", .kind = OPT_SET_BOOL, .off = F(verify),
-	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "self-checking writes (offset, seed, crc32c), read back after each write test",
 	  .doc = "every block test that writes (seq-write, rand-write, seeks) writes "
 		  "self-checking blocks and, after its measured window, untimed, reads "
@@ -201,7 +201,7 @@ const struct opt_def opts_rows[] = {
 		  "I/O, the null engine), 3 when the safety gate left its write tests "
 		  "out" },
 	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
-	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "
 		  "with nvme.poll_queues)",
 	  .doc = "io_uring polls for completions (IORING_SETUP_IOPOLL) instead of "
@@ -213,7 +213,7 @@ const struct opt_def opts_rows[] = {
 		  "the refusals, and that the polled ring hands back the kernel's "
 		  "EOPNOTSUPP on a device without poll queues" },
 	{ .name = "steady-state", .kind = OPT_SET_BOOL, .off = F(steady_state),
-	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "run each test in rounds until steady (SNIA PTS: 5 rounds within 20 %, "
 		  "slope within 10 %)",
 	  .doc = "run each test in rounds (`--round TIME`, default `--runtime`; a ramp "
@@ -229,13 +229,13 @@ const struct opt_def opts_rows[] = {
 		  "\"slope\"}}`; the text lists the IOPS of every round. Not with "
 		  "`--repeat`" },
 	{ .name = "round", .arg = "TIME", .kind = OPT_DURATION, .off = F(round_ns),
-	  .min = 1000000, .max = 86400 * SEC, .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .min = 1000000, .max = 86400 * SEC, .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "--steady-state: the length of a round (default: --runtime)" },
 	{ .name = "max-rounds", .arg = "N", .kind = OPT_COUNT, .off = F(max_rounds),
-	  .min = 1, .max = REPEAT_MAX, .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .min = 1, .max = REPEAT_MAX, .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "--steady-state: give up after N rounds (default: 25)" },
 	{ .name = "precondition", .kind = OPT_SET_BOOL, .off = F(precondition),
-	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "first write the device (or working set) twice over in 128k sequential "
 		  "writes, then run each test until steady (SNIA PTS)",
 	  .doc = "SNIA PTS preconditioning: before the tests, write the device (or "
@@ -249,7 +249,7 @@ const struct opt_def opts_rows[] = {
 		  "\"bytes\", \"time_ns\", \"complete\", \"device_write_bytes\"}`). Not "
 		  "with `--repeat` or the null engine (exit 2)" },
 	{ .name = "precondition-size", .arg = "SIZE", .kind = OPT_SIZE,
-	  .off = F(precondition_size), .min = 1u << 20, .max = UINT64_MAX, .echo = true,
+	  .off = F(precondition_size), .min = 1u << 20, .max = UINT64_MAX, .echo = true, .echo_set = true,
 	  .cmds = RUN, .scope = SC_RUN,
 	  .help = "--precondition: write this much (default: twice the device or working set)",
 	  .doc = "with `--precondition`: write this much instead, in whole passes over "
@@ -264,7 +264,7 @@ const struct opt_def opts_rows[] = {
 		  "`diskbench-jN`: a process (`ps -e`, `top`), or a thread (`top -H`, "
 		  "`ps -L`) for one job, `--thread` or a file test" },
 	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
-	  .echo = true, .cmds = RUN | TUNE, .scope = SC_RUN,
+	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)",
 	  .doc = "with `--jobs`: the jobs as threads of one process (fio's `--thread`)" },
 	{ .name = "scores", .arg = "xbench", .kind = OPT_CHOICE, .off = F(scores),
