@@ -32,6 +32,7 @@ expect=$TMP_DIR/expect
 	echo "$bindir/diskbench"
 	[ -x "$build/diskbench-mpi" ] && echo "$bindir/diskbench-mpi"
 	echo "$mandir/man1/diskbench.1"
+	[ -x "$build/diskbench-mpi" ] && echo "$mandir/man1/diskbench-mpi.1"
 	for f in "$srcdir"/profiles/*.ini; do echo "$profilesdir/${f##*/}"; done
 	echo "$docdir/README.md"
 	for f in "$srcdir"/doc/*.md "$srcdir"/doc/report.png; do echo "$manualdir/${f##*/}"; done
@@ -50,6 +51,9 @@ if [ -x "$build/diskbench-mpi" ]; then
 	cmp -s "$build/diskbench-mpi" "$root$bindir/diskbench-mpi" || fail "installed diskbench-mpi differs"
 fi
 cmp -s "$srcdir/doc/diskbench.1" "$root$mandir/man1/diskbench.1" || fail "installed man page differs"
+if [ -x "$build/diskbench-mpi" ]; then
+	cmp -s "$srcdir/doc/diskbench-mpi.1" "$root$mandir/man1/diskbench-mpi.1" || fail "installed diskbench-mpi.1 differs"
+fi
 for f in "$srcdir"/profiles/*.ini; do
 	cmp -s "$f" "$root$profilesdir/${f##*/}" || fail "installed profile ${f##*/} differs"
 done
