@@ -89,7 +89,8 @@ exactly "$stub --br" --brand-new
 exactly "$stub --brand-new " ""
 want "$stub --" --brand-new --runtime --flag-only
 exactly "$stub compare --" --noise --help --version
-want "$stub tune --" --brand-new --noise
+# each option where the table says: tune gets none of run's own
+exactly "$stub tune --" --brand-new --runtime --noise --help --version
 # ... and an older one without "list options" is read from its --help
 cat >"$stub" <<'STUB'
 #!/bin/sh
