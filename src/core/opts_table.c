@@ -338,8 +338,9 @@ const struct opt_def opts_rows[] = {
 	{ .name = "blocks", .arg = "N", .kind = OPT_COUNT, .off = F(blocks),
 	  .min = 2, .max = 100 /* TUNE_MAX_BLOCKS */, .cmds = TUNE, .scope = SC_CLI,
 	  .bad = "is not a number from 2 to 100",
-	  .help = "repetitions of every value, in random order (default: 5; at least 6 "
-		  "when only the control is run)" },
+	  .help = "repetitions of every value, in random order, at most (default: 5; at "
+		  "least 6 when only the control is run): a sweep stops early once every "
+		  "verdict is settled" },
 	{ .name = "noise", .arg = "PCT", .kind = OPT_PERCENT, .off = F(noise),
 	  .max = 50, .cmds = TUNE, .scope = SC_CLI,
 	  .help = "the band within which a change is no change (default: 3)" },
