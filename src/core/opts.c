@@ -256,8 +256,12 @@ static int refuse(const char *typed, unsigned cmd, char *err, size_t errlen)
 		const struct opt_def *o = &opt_table[i];
 		unsigned first = o->cmds & -o->cmds;	/* the lowest bit: run before tune */
 
-		if (strlen(o->name) != n || strncmp(o->name, typed + 2, n) || (o->cmds & cmd))
+		if (strlen(o->name) != n || strncmp(o->name, typed + 2, n))
 			continue;
+		if (o->cmds & cmd) {	/* "--quiet=yes": its flag takes no value */
+			snprintf(err, errlen, "--%s takes no value: '%s'", o->name, typed);
+			return -EINVAL;
+		}
 		snprintf(err, errlen, "--%s is a%s %s option %s does not take", o->name,
 			 first == OPTS_CMD_INFO ? "n" : "", opts_cmd_name(first), opts_cmd_name(cmd));
 		return -EPERM;

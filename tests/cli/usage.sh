@@ -42,6 +42,7 @@ expect_usage "--test: unknown test 'nope'" --test nope .
 expect_usage "--test: empty name" --test seq-read, .
 expect_usage "unknown option '--frobnicate'" --frobnicate .
 expect_usage "needs a value" --bs
+expect_usage "^diskbench: --quiet takes no value: '--quiet=yes'$" --quiet=yes .
 expect_usage "unexpected argument 'b'" a b
 expect_usage "no such file or directory" "$TMP_DIR/does-not-exist"
 expect_usage "character device" /dev/null

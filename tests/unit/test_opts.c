@@ -77,6 +77,7 @@ static const struct parse_bad_row parse_bad_rows[] = {
 	 * abbreviation meant (getopt_long alone takes a unique prefix) */
 	{ { "--runt", "2s" }, "unknown option '--runt'" },
 	{ { "--runt=2s" }, "unknown option '--runt=2s'" },
+	{ { "--fsync=yes" }, "--fsync takes no value: '--fsync=yes'" },
 	/* bad values name the option */
 	{ { "--bs", "4q" }, "--bs: invalid size '4q'" SIZE_HINT },
 	{ { "--bs=4q" }, "--bs: invalid size '4q'" SIZE_HINT },
