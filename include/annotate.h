@@ -73,4 +73,14 @@ void result_steady(struct test_result *t);
  */
 void result_cliff(struct test_result *t);
 
+/*
+ * t's flags that follow from its workload and its runs (struct
+ * test_result: unreliable, cache_ok, per_char, moves_files,
+ * hdparm_line), for every
+ * renderer to read. result_annotate sets them; result_load sets them for
+ * a saved or imported result; a result built by hand calls it. A
+ * workload this version does not know gives none.
+ */
+void result_test_flags(struct test_result *t);
+
 #endif

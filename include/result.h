@@ -155,6 +155,19 @@ struct test_result {
 				 * random reads from a rotational disk in under a
 				 * millisecond): a cache below answered */
 
+	/* What renderers would otherwise look up by the workload's name or
+	 * derive again, set once (result_test_flags: result_annotate for a
+	 * run, result_load for a saved or imported result). Not in the JSON:
+	 * each follows from what is. */
+	bool unreliable;	/* its runs' IOPS spread too widely (repeat_unreliable) */
+	bool cache_ok;		/* its workload reads the page cache on purpose
+				 * (wl->cache_ok: hdparm -T) */
+	bool per_char;		/* its workload moves bytes a call at a time (WL_P_CHAR) */
+	bool moves_files;	/* its workload creates, stats or deletes files
+				 * (WL_P_FILES); neither has a block size */
+	enum wl_report hdparm_line; /* the hdparm line its workload asks for
+				     * (wl->report; WL_REPORT_NONE for most) */
+
 	/* The file tests' parameters (bonnie++ -n), resolved; all 0 for a
 	 * test whose workload has no WL_P_FILES. */
 	struct wl_params params;

@@ -226,7 +226,7 @@ static void summary_row(struct svg *w, const struct test_result *t, unsigned idx
 	if (t->tool_bound)
 		badge(w, "cached", "a job of diskbench kept a CPU busy nearly all of its window: "
 		      "the tool and the CPU may bound this result, not the device", "tool-bound");
-	if (repeat_unreliable(t))
+	if (t->unreliable)
 		badge(w, "cached", "the runs' IOPS spread more than 10 % around their mean",
 		      "unreliable");
 	svg_printf(w, "</td></tr>\n");

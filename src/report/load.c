@@ -485,17 +485,22 @@ static int load_text(const char *name, const char *buf, size_t len, struct run_r
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (fmt != IMPORT_NONE)	/* another tool's result, by its content */
-		return import_load(fmt, name, buf, len, r, err, errlen);
-	ret = load_doc(&l, len, &root);
-	if (ret)
-		return ret;
-	ret = load_root(&l, root, r);
-	json_decref(root);
-	if (ret) {
-		result_free(r);
-		memset(r, 0, sizeof(*r));
+	if (fmt != IMPORT_NONE) {	/* another tool's result, by its content */
+		ret = import_load(fmt, name, buf, len, r, err, errlen);
+	} else {
+		ret = load_doc(&l, len, &root);
+		if (ret)
+			return ret;
+		ret = load_root(&l, root, r);
+		json_decref(root);
+		if (ret) {
+			result_free(r);
+			memset(r, 0, sizeof(*r));
+		}
 	}
+	/* what renderers read rather than derive (not in the JSON) */
+	for (unsigned i = 0; !ret && i < r->ntests; i++)
+		result_test_flags(&r->tests[i]);
 	return ret;
 }
 

@@ -198,7 +198,6 @@ static void fmt_pct(const struct test_result *t, bool has_lat, const char *key,
 
 static void text_row(const struct test_result *t, struct row *row)
 {
-	const struct workload *wl = t->workload ? wl_find(t->workload) : NULL;
 	bool has_lat = result_has_lat(t);
 	double cpu = t->cpu_user_pct + t->cpu_sys_pct;
 	const size_t L = sizeof(row->c[0]);
@@ -208,14 +207,14 @@ static void text_row(const struct test_result *t, struct row *row)
 	/* A per-char test moves bytes one call at a time and a file test
 	 * moves files: neither has a block size, and a file test with empty
 	 * files has no MB/s (its rate is IOPS, files per second). */
-	if (wl && (wl->params & (WL_P_CHAR | WL_P_FILES)))
+	if (t->per_char || t->moves_files)
 		snprintf(row->c[C_BS], L, "-");
 	else
 		format_size(t->bs, row->c[C_BS], L);
 	snprintf(row->c[C_QD], L, "%" PRIu32, t->qd);
 	snprintf(row->c[C_JOBS], L, "%" PRIu32, t->jobs);
 	report_fmt_count(t->iops, row->c[C_IOPS], L);
-	if (wl && (wl->params & WL_P_FILES) && !t->bytes)
+	if (t->moves_files && !t->bytes)
 		snprintf(row->c[C_MBS], L, "-");
 	else
 		report_fmt_dec3(t->bytes_per_sec / 1e6, row->c[C_MBS], L);
@@ -465,8 +464,7 @@ static void text_notes(struct textw *w, const struct run_result *r, const struct
 		text_cliff(w, t);
 	if (t->cached)
 		text_line(w, "  ", 4, "%.*s: %s (%s MB read from device for %s MB requested)",
-			  FLD(t->name), t->workload && wl_find(t->workload) &&
-			  wl_find(t->workload)->cache_ok ? "read from the page cache, as it is "
+			  FLD(t->name), t->cache_ok ? "read from the page cache, as it is "
 			  "built to" : "cached: reads did not reach the device",
 			  fmt_mb(t->dev_read_bytes, a, sizeof(a)), fmt_mb(t->bytes, b, sizeof(b)));
 	if (t->unwritten.flagged)
@@ -578,15 +576,6 @@ static void text_unwritten(struct textw *w, const struct run_result *r)
 
 /* ---- hdparm's own lines ------------------------------------------------------ */
 
-/* The hdparm line a test's workload asks for (WL_REPORT_NONE for most, and
- * for a workload this version does not know). */
-static enum wl_report hdparm_line(const struct test_result *t)
-{
-	const struct workload *w = wl_find(t->workload);
-
-	return w ? w->report : WL_REPORT_NONE;
-}
-
 /*
  * The lines hdparm -t and -T print, from the measured bytes and window, so
  * they can be pasted next to old hdparm output. hdparm's "MB" is 2^20 bytes
@@ -603,7 +592,7 @@ static void text_hdparm(struct textw *w, const struct run_result *r)
 
 	for (i = 0; i < r->ntests; i++) {
 		t = &r->tests[i];
-		if (hdparm_line(t) == WL_REPORT_NONE || !t->runtime_ns)
+		if (t->hdparm_line == WL_REPORT_NONE || !t->runtime_ns)
 			continue;
 		if (!head) {
 			textw_nl(w);
@@ -612,7 +601,7 @@ static void text_hdparm(struct textw *w, const struct run_result *r)
 		}
 		secs = (double)t->runtime_ns / 1e9;
 		rate = (double)t->bytes / mib / secs;
-		if (hdparm_line(t) == WL_REPORT_HDPARM_DISK)
+		if (t->hdparm_line == WL_REPORT_HDPARM_DISK)
 			textw_raw(w, " Timing %s disk reads: %3" PRIu64 " MB in %5.2f seconds = "
 				  "%6.2f %s", t->direct ? "O_DIRECT" : "buffered", t->bytes >> 20,
 				  secs, rate > 1.0 ? rate : rate * 1024,

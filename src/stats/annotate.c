@@ -34,6 +34,17 @@ void result_drift(struct test_result *t)
 	t->drifted = t->drift_valid && fabs(t->drift) > TIMELINE_DRIFT_LIMIT;
 }
 
+void result_test_flags(struct test_result *t)
+{
+	const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
+
+	t->unreliable = repeat_unreliable(t);
+	t->cache_ok = w && w->cache_ok;
+	t->per_char = w && (w->params & WL_P_CHAR);
+	t->moves_files = w && (w->params & WL_P_FILES);
+	t->hdparm_line = w ? w->report : WL_REPORT_NONE;
+}
+
 /*
  * One cause's warning over every test it concerns, said once: "NAME
  * (DETAIL): WHAT" for one test, "N tests: WHAT: NAME (DETAIL), NAME
@@ -362,12 +373,12 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 
 	for (unsigned i = 0; i < r->ntests; i++) {
 		struct test_result *t = &r->tests[i];
-		const struct workload *w = t->workload ? wl_find(t->workload) : NULL;
 
 		repeat_finish(t);
 		result_drift(t);
 		result_steady(t);
 		result_cliff(t);
+		result_test_flags(t);
 		if (t->steady_max_rounds && !t->steady && t->nruns >= t->steady_max_rounds)
 			group_add(&c.steady, t, "%u rounds", t->nruns);
 		else if (t->steady_max_rounds && !t->steady)
@@ -392,7 +403,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					   t->verify.bad, t->verify.blocks, first);
 		}
 		/* hdparm -T reads the cache: that is its figure */
-		if (t->cached && !(w && w->cache_ok))
+		if (t->cached && !t->cache_ok)
 			group_add(&c.cached, t, NULL);
 		if (t->zero_data && ti->compression[0])
 			group_add(&c.zeros, t, NULL);
@@ -417,7 +428,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 					  100 * fabs(t->drift));
 		}
 		/* rounds are expected to change until they settle */
-		if (repeat_unreliable(t) && !t->steady_max_rounds)
+		if (t->unreliable && !t->steady_max_rounds)
 			group_add(&c.spread, t, "CV %.1f %% over %u runs", 100 * t->summary.iops.cv,
 				  t->nruns);
 	}

@@ -194,6 +194,35 @@ static void test_write_back(void **state)
 	}
 }
 
+/* The flags renderers read come from the workload, set by result_annotate:
+ * hdparm -T's cache read, per-char and file tests, an unknown workload. */
+static void test_flags(void **state)
+{
+	struct annotate_in in = { .moves_data = true };
+	struct run_result r = { 0 };
+
+	(void)state;
+	no_loop(&r);
+	add(&r, "cached", "cached-read", false, false, 1000, 1);
+	add(&r, "disk", "buffered-read", false, false, 1000, 1);
+	add(&r, "putc", "char-write", false, true, 1000, 1);
+	add(&r, "create", "meta-create", false, true, 1000, 1);
+	add(&r, "other", "no-such-workload", true, false, 1000, 1);
+	result_annotate(&r, &in);
+	assert_true(r.tests[0].cache_ok);
+	assert_int_equal(r.tests[0].hdparm_line, WL_REPORT_HDPARM_CACHE);
+	assert_false(r.tests[1].cache_ok);
+	assert_int_equal(r.tests[1].hdparm_line, WL_REPORT_HDPARM_DISK);
+	assert_true(r.tests[2].per_char);
+	assert_false(r.tests[2].moves_files);
+	assert_true(r.tests[3].moves_files);
+	for (unsigned i = 0; i < r.ntests; i++)
+		assert_false(r.tests[i].unreliable);	/* one run each */
+	assert_false(r.tests[4].cache_ok || r.tests[4].per_char || r.tests[4].moves_files);
+	assert_int_equal(r.tests[4].hdparm_line, WL_REPORT_NONE);
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_purpose),
 		cmocka_unit_test(test_rotational),
 		cmocka_unit_test(test_write_back),
+		cmocka_unit_test(test_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -185,6 +185,9 @@ static void build(struct run_result *r)
 	r->xbench.n = 1;
 	r->xbench.random = r->xbench.total = 642.857142857;
 	result_add_warning(r, "something odd");
+	/* as result_annotate would, what renderers read (annotate.h) */
+	for (unsigned i = 0; i < r->ntests; i++)
+		result_test_flags(&r->tests[i]);
 }
 
 static void test_round_trip(void **state)
