@@ -104,7 +104,7 @@ struct test_result {
 	bool direct_refused;	/* asked for O_DIRECT, which the file system
 				 * refused: it ran buffered */
 	bool drop_behind;	/* buffered, run as if the file were larger than RAM
-				 * (runner.h: drop-behind) */
+				 * (src/core/worker.h: drop-behind) */
 	uint32_t passes;	/* test_spec.passes: at most this many passes over
 				 * the working set (0: none, the runtime alone) */
 	bool passes_done;	/* the window closed because they were done, before

@@ -101,94 +101,26 @@ struct run_target {
 
 /*
  * Run spec against where->data (a file or a block device; ignored by
- * ENGINE_F_NO_IO engines), which lives on the device of where->ti: the
- * device counters are sampled at
- * the start and the end of the measured phase, so device bytes exclude the
- * ramp. Each job gets its own fd, engine context, aligned buffers and
+ * ENGINE_F_NO_IO engines), on the device of where->ti. Returns 0 with out
+ * filled (and result_finish()ed), or -errno with a one-line reason in err;
+ * never prints. An I/O error is not a failure of the run: it is counted in
+ * out (errors, first_errno, first_error_offset) and stops that job. A job
+ * that cannot be started or set up fails the test (-EAGAIN or the job's
+ * error, with its message), setup interrupted by *stop with -EINTR, and a
+ * job process that ends before its test does with -ECHILD.
+ *
+ * Each job (src/core/worker.h) has its own fd, engine context, buffers and
  * histogram; sequential jobs get a slice of the working set each, random
- * jobs the whole set with seed + job. Returns 0 with out filled (and
- * result_finish()ed), or -errno with a one-line reason in err. An I/O error
- * is not a failure of the run: it is counted in out (errors, first_errno,
- * first_error_offset) and stops that job. Never prints.
- *
- * A WL_BLOCK workload with write_pct > 0 draws each request's direction
- * (the fd is then opened read-write); one with fixed_size uses [0,
- * fixed_size) for every job instead of size. A WL_OPS workload uses no
- * engine (spec->engine may be NULL): each job calls ops->op() in a loop and
- * times every call; out->engine, bs and direct come from ops->describe(), qd is
- * 1, bytes are what the ops returned. A finite workload skips the ramp, and
- * a job whose op returns WL_OP_DONE ends its measured phase there.
- *
- * Drop-behind: a buffered test (not direct, and not a workload that
- * measures the cache itself, wl->cache_ok) is run as if its file were larger
- * than RAM, which is how bonnie++ keeps the page cache out of its numbers
- * (a file of 2 x RAM). Pages a job has read are dropped
- * (POSIX_FADV_DONTNEED) once done with, so a wrapped sequential pass or a
- * random re-visit reads from the device again, readahead still working
- * ahead of the reader; written ranges are written back while the job goes
- * on and dropped once on the device (write-behind: at most two ranges of
- * 4 MiB or two requests dirty), so each byte written reaches the device
- * once; and what is still dirty when the window closes at the runtime is
- * written back inside the window (fdatasync, or ops->flush). The device
- * counters' end sample waits for that. out->drop_behind says it was done.
- * A test of one pass that only reads (hdparm -t) re-reads nothing, and
- * drops nothing behind it either: its read-ahead and its filling of the
- * page cache are what it measures.
- *
- * The device counters' start sample is taken just before the windows open
- * (before the jobs are let go with no ramp, a moment before the ramp ends
- * otherwise), and no window opens before it is taken (on a loaded machine
- * they open late instead), so what the windows count never predates it.
- *
- * The timeline (out->timeline, timeline.h): the runner's own thread takes
- * a point at every multiple of timeline_interval(spec->interval_ns,
- * spec->runtime_ns) (a test of passes with no interval given: of
- * runtime / 1000, at least 10 ms) after the ramp, before the runtime is
- * over (and on the
- * same grid from one interval past it, should a window stay open that
- * long), and the last one where the last window closes; t_ns counts from
- * the first window's opening. A point is the difference of two snapshots
- * of the jobs' ops, bytes and histogram counts, read with relaxed atomic
- * loads while the jobs go on (their single-writer stores are relaxed
- * atomics too: plain moves, nothing added to the hot loop), so the points'
- * ops and bytes add up exactly to out's, and their latencies are those of
- * the I/Os completed in each interval, over all jobs.
- *
- * Stalls (stall.h): on the same thread, from the first possible window
- * opening on, the jobs' counts are read (every 100 ms, then each few ms
- * while the windows close, and once after): a job that completed nothing
- * for stall_bound(runtime) or more while another job went on (stopped by
- * SIGSTOP, stuck in the kernel) is named in out->stalls, when (from the
- * first window's opening), for how long (to within a reading, never more
- * than it stood still) and its last request's offset. out->runtime_ns is
- * then the longest job window less what its stalls cover of it (the time
- * the jobs ran), so that the ops are not spread over time nobody ran;
- * out->window_span_ns keeps the longest window whole.
- *
- * --verify (spec->verify, spec->stamp; verify.h): each write is stamped
- * just before it is submitted (its payload's CRC was computed at setup,
- * again after a read overwrote its slot) and, once complete, marked in its
- * job's map of blocks written, ramp included; after the device counters'
- * end sample and the jobs' end, the marked blocks are read back through a
- * descriptor of the runner's own and checked into out->verify, whose
- * time_ns is the read-back's alone: none of it is in the window, the
- * figures or the counters. A SIGINT during the window skips it, one during
- * it ends it. A WL_OPS workload with ops->checked (the verify test) has its
- * jobs' sums added into out->verify, timed (its window is the check).
- *
- * Jobs start together through a gate that can be called off: when a thread
- * or process cannot be created or a job's setup fails, the others give up
- * and tear down (-EAGAIN or the job's error, with its message). Setup
- * interrupted by *stop returns -EINTR ("interrupted while ...").
- *
- * spec->procs (WL_BLOCK): each job is a child process in a session of its
- * own (setsid), named diskbench-jN; what the runner reads of it (counts,
- * histogram, map of blocks written, its engine's note) is in memory shared
- * before the fork. A stop reaches it through the runner's thread (within
- * 100 ms), and it dies with the process that started it. A job process that
- * ends before its test does (killed, crashed) stops the others and fails
- * the test (-ECHILD, saying how it ended). The caller's process must not
- * reap its children with a wait() of any child while this runs.
+ * jobs the whole set with seed + job. A WL_OPS workload uses no engine
+ * (spec->engine may be NULL): out->engine, bs and direct come from
+ * ops->describe(), qd is 1, bytes are what the ops returned. A buffered
+ * test runs drop-behind (worker.h). The jobs start together through a gate
+ * that can be called off, as threads or processes (jobs.h); the timeline,
+ * the stalls and the progress are taken on the caller's thread
+ * (sampler.h). The device counters are sampled around the measured windows
+ * only, and --verify's read-back comes after them, timed apart (runner.c).
+ * The caller's process must not reap its children with a wait() of any
+ * child while this runs.
  */
 int runner_run(const struct test_spec *spec, const struct run_target *where,
 	       struct test_result *out, char *err, size_t errlen);

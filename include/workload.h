@@ -89,7 +89,7 @@ struct wl_job {
 	enum wl_pattern pattern; /* order of the files (meta-*) */
 	struct wl_params params; /* resolved: no zero defaults left */
 	bool drop_behind;	/* buffered: drop what was read when a pass wraps
-				 * (see runner.h, "drop-behind") */
+				 * (see src/core/worker.h, "drop-behind") */
 	/* Long untimed setup (making thousands of files) checks *stop now
 	 * and then and gives up with -EINTR when it is set; NULL: never. */
 	const volatile sig_atomic_t *stop;

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /*
- * The ranges of one job's file (see runner.h, "drop-behind"): what it read
+ * The ranges of one job's file (see worker.h, "drop-behind"): what it read
  * waits to be dropped from the page cache; what it wrote is written back
  * while the job goes on (write-behind) and dropped once on the device, so
  * at most two ranges are dirty and each byte written reaches the device

@@ -16,13 +16,48 @@
 struct gate;
 
 /*
- * One worker: a thread (or, spec->procs, a process: jobs.h) with
- * its own fd, engine context, request slots, buffers, offsets and
- * histogram. Nothing in it is shared, so the hot loop takes no lock; the
- * main thread reads the totals after join. While it runs, the main thread
- * only loads what the worker stores with relaxed atomics (ops, bytes of a
- * WL_OPS job, the histogram's counts: hist_add), for progress and the
- * timeline: single-writer values, each read whole.
+ * One worker: a thread (or, spec->procs, a process: jobs.h) with its own
+ * fd, engine context, request slots, buffers, offsets and histogram.
+ * Nothing in it is shared, so the hot loop takes no lock; the runner's
+ * thread reads the totals after the worker is done (torn_down, or joined).
+ * While it runs, the runner's thread only loads what the worker stores with
+ * relaxed atomics (ops, bytes of a WL_OPS job, the histogram's counts:
+ * hist_add; prog; t_end, with release), for progress, the timeline and the
+ * stall watch (sampler.h): single-writer values, each read whole.
+ *
+ * The hot loop (WL_BLOCK) refills every free slot, submits the batch, reaps
+ * at least one completion, and times and counts it, with one clock read
+ * per batch on each side. Its window opens at the first completion after
+ * the ramp once the device counters' start sample is taken (*sampled), and
+ * closes at the first completion after the runtime, when its passes are
+ * done, at a stop or at an I/O error; it ends with nothing in flight. A
+ * workload with write_pct > 0 draws each request's direction (the fd is
+ * then opened read-write); one with fixed_size uses [0, fixed_size) for
+ * every job instead of size. A WL_OPS job calls ops->op() in a loop,
+ * timing every call; one whose op returns WL_OP_DONE ends its window there
+ * (a finite workload has no ramp: spec_ramp).
+ *
+ * Drop-behind (w->drop_behind, dropbehind.h): a buffered test (not direct,
+ * and not a workload that measures the cache itself, wl->cache_ok) is run
+ * as if its file were larger than RAM, which is how bonnie++ keeps the page
+ * cache out of its numbers (a file of 2 x RAM). Pages a job has read are
+ * dropped (POSIX_FADV_DONTNEED) once done with, so a wrapped sequential
+ * pass or a random re-visit reads from the device again, readahead still
+ * working ahead of the reader; written ranges are written back while the
+ * job goes on and dropped once on the device (write-behind: at most two
+ * ranges of 4 MiB or two requests dirty), so each byte written reaches the
+ * device once; and what is still dirty when the window closes at the
+ * runtime is written back inside the window (fdatasync, or ops->flush). A
+ * test of one pass that only reads (hdparm -t) re-reads nothing, and drops
+ * nothing behind it either: its read-ahead and its filling of the page
+ * cache are what it measures.
+ *
+ * --verify (spec->verify, spec->stamp; verify.h): each write is stamped
+ * just before it is submitted (its payload's CRC was computed at setup,
+ * again after a read overwrote its slot) and, once complete, marked in the
+ * job's map of blocks written (written), ramp included; the runner reads
+ * them back after the test (runner.c). A WL_OPS workload with ops->checked
+ * (the verify test) leaves its sums in checked at teardown.
  */
 struct worker {
 	pthread_t tid;
@@ -61,7 +96,7 @@ struct worker {
 	bool *dirty;
 	uint64_t *written;
 	struct verify_sum checked;	/* what a checking workload checked */
-	bool drop_behind;		/* see runner.h */
+	bool drop_behind;		/* see above (spec_drop_behind) */
 	struct drop_behind db;		/* its ranges (dropbehind.h) */
 
 	struct wl_job job;		/* WL_OPS */
