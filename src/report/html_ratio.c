@@ -63,6 +63,52 @@ static unsigned ratio_ticks(double lo, double hi, double *t)
 	return n;
 }
 
+/* Of the ascending ticks t[0..n) on a log axis [lo, hi] drawn over width
+ * pixels, those whose labels do not run into a neighbour's: 1x always, then
+ * outward from it, each at least its label's width (about 7 px a character,
+ * and a gap) from the last one kept. How wide the range is decides which
+ * ticks ratio_ticks offers; how narrow the plot is decides this. */
+static unsigned ratio_ticks_fit(double *t, unsigned n, double lo, double hi, double width)
+{
+	double kept[SVG_MAXTICKS], last, scale = width / log(hi / lo);
+	unsigned one = 0, i, m = 0, lo_n = 0;
+	char lab[32];
+
+	for (i = 0; i < n; i++)
+		if (fabs(t[i] - 1) < fabs(t[one] - 1))
+			one = i;
+	if (n == 0)
+		return 0;
+	/* downward from 1x, into kept[] in descending order */
+	last = t[one];
+	kept[m++] = t[one];
+	for (i = one; i-- > 0;) {
+		double need;
+
+		snprintf(lab, sizeof(lab), "%gx", t[i]);
+		need = 7.0 * (double)strlen(lab) + 6;
+		if (scale * log(last / t[i]) >= need) {
+			kept[m++] = t[i];
+			last = t[i];
+		}
+	}
+	lo_n = m;
+	for (i = 0; i < lo_n; i++)	/* ascending again */
+		t[i] = kept[lo_n - 1 - i];
+	last = t[lo_n - 1];
+	for (i = one + 1; i < n; i++) {
+		double need;
+
+		snprintf(lab, sizeof(lab), "%gx", t[i]);
+		need = 7.0 * (double)strlen(lab) + 6;
+		if (scale * log(t[i] / last) >= need) {
+			t[m++] = t[i];
+			last = t[i];
+		}
+	}
+	return m;
+}
+
 static const char *verdict_class(enum html_verdict v)
 {
 	return v == HTML_BETTER ? "better" : v == HTML_WORSE ? "worse" : "same";
@@ -113,7 +159,6 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 	lo = fmin(lo / 1.04, 0.8);
 	hi = fmax(hi * 1.04, 1.25);
 	ratio_ends(&lo, &hi);
-	nt = ratio_ticks(lo, hi, ticks);
 	if (notes) {
 		width = NW;
 		rowh = NROWH;
@@ -124,6 +169,8 @@ void html_ratio_plot(struct svg *w, const struct html_ratio_plot *p)
 		left = fmin(230, fmax(90, 14 + 6.3 * maxname));
 		right = RW - 44;	/* room for the last value label */
 	}
+	nt = ratio_ticks(lo, hi, ticks);
+	nt = ratio_ticks_fit(ticks, nt, lo, hi, right - left);
 	svg_axis_ticks(&x, SVG_LOG, lo, hi, ticks, nt, SVG_F_RATIO);
 	svg_axis_place(&x, left, right);
 	svg_axis_ticks(&y, SVG_LIN, 0, p->n, NULL, 0, SVG_F_SI);
