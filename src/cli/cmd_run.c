@@ -33,6 +33,7 @@
 #include "strutil.h"
 #include "target.h"
 #include "unwritten.h"
+#include "version.h"
 #include "workload.h"
 #include "xbench.h"
 
@@ -196,8 +197,11 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		return RUN_DONE;
 	}
 	if (c->cli.version) {
+		char v[1024];
+
+		version_text(v, sizeof(v));
 		if (!c->silent)
-			printf("diskbench %s\n", PACKAGE_VERSION);
+			fputs(v, stdout);
 		return RUN_DONE;
 	}
 	*target = c->given = npos ? pos[0] : ".";
