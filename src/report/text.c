@@ -53,42 +53,10 @@ static const char *fmt_rate(double bytes_per_sec, char *buf, size_t len)
 
 /* ---- header ----------------------------------------------------------------- */
 
-static void text_header(struct textw *w, const struct run_result *r)
+/* The target's line, its stack, flags and cgroup limit. */
+static void text_target(struct textw *w, const struct target_info *t)
 {
-	const struct host_info *h = &r->host;
-	const struct target_info *t = &r->target;
-	const struct setting *s;
 	char b[64];
-	unsigned i;
-
-	textw_start(w, "");
-	textw_itemf(w, "  ", "diskbench %s",
-		    r->tool_version ? r->tool_version : "(unknown version)");
-	if (r->started_at[0])
-		textw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
-	if (r->label[0])
-		textw_itemf(w, "  ", "label: %.*s", FLD(r->label));
-	if (r->imported_from.tool[0])
-		textw_itemf(w, "  ", "imported from %.*s%s%.*s (%.*s)", FLD(r->imported_from.tool),
-			    r->imported_from.version[0] ? " " : "", FLD(r->imported_from.version),
-			    FLD(r->imported_from.file));
-	textw_nl(w);
-
-	textw_start(w, "host:     ");
-	if (h->hostname[0])
-		textw_itemf(w, ", ", "%.*s", FLD(h->hostname));
-	else
-		textw_itemf(w, ", ", "(unknown hostname)");
-	if (h->kernel[0])
-		textw_itemf(w, ", ", "kernel %.*s", FLD(h->kernel));
-	if (h->cpu_model[0])
-		textw_itemf(w, ", ", "%.*s", FLD(h->cpu_model));
-	if (h->cpus)
-		textw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
-	if (h->memory_bytes)
-		textw_itemf(w, ", ", "%s memory",
-			    report_fmt_capacity(h->memory_bytes, b, sizeof(b)));
-	textw_nl(w);
 
 	textw_start(w, "target:   ");
 	textw_itemf(w, ", ", "%.*s", FLD(t->path));
@@ -143,6 +111,45 @@ static void text_header(struct textw *w, const struct run_result *r)
 	if (t->io_limit[0])
 		text_line(w, "limit:    ", 0, "%.*s (a cgroup limit on this process)",
 			  FLD(t->io_limit));
+}
+
+static void text_header(struct textw *w, const struct run_result *r)
+{
+	const struct host_info *h = &r->host;
+	const struct setting *s;
+	char b[64];
+	unsigned i;
+
+	textw_start(w, "");
+	textw_itemf(w, "  ", "diskbench %s",
+		    r->tool_version ? r->tool_version : "(unknown version)");
+	if (r->started_at[0])
+		textw_itemf(w, "  ", "started %.*s", FLD(r->started_at));
+	if (r->label[0])
+		textw_itemf(w, "  ", "label: %.*s", FLD(r->label));
+	if (r->imported_from.tool[0])
+		textw_itemf(w, "  ", "imported from %.*s%s%.*s (%.*s)", FLD(r->imported_from.tool),
+			    r->imported_from.version[0] ? " " : "", FLD(r->imported_from.version),
+			    FLD(r->imported_from.file));
+	textw_nl(w);
+
+	textw_start(w, "host:     ");
+	if (h->hostname[0])
+		textw_itemf(w, ", ", "%.*s", FLD(h->hostname));
+	else
+		textw_itemf(w, ", ", "(unknown hostname)");
+	if (h->kernel[0])
+		textw_itemf(w, ", ", "kernel %.*s", FLD(h->kernel));
+	if (h->cpu_model[0])
+		textw_itemf(w, ", ", "%.*s", FLD(h->cpu_model));
+	if (h->cpus)
+		textw_itemf(w, ", ", "%u cpu%s", h->cpus, h->cpus == 1 ? "" : "s");
+	if (h->memory_bytes)
+		textw_itemf(w, ", ", "%s memory",
+			    report_fmt_capacity(h->memory_bytes, b, sizeof(b)));
+	textw_nl(w);
+
+	text_target(w, &r->target);
 
 	if (!r->nsettings)
 		return;
