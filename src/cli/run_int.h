@@ -1,0 +1,83 @@
+/* run_int.h - the run subcommand's state, shared by cmd_run.c and its words (run_words.c). */
+#ifndef DISKBENCH_RUN_INT_H
+#define DISKBENCH_RUN_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "opts.h"
+#include "plan.h"
+#include "profile.h"
+#include "result.h"
+#include "safety.h"
+#include "session.h"
+#include "stage.h"
+#include "target.h"
+#include "xbench.h"
+
+/* Everything one run holds, from the options to the reports. */
+struct run_ctx {
+	struct settings cli, s;
+	struct profile prof;
+	const struct engine_ops *e;
+	struct xbench_baseline baseline;
+	struct target_info ti;
+	struct safety_verdict writes;
+	struct plan plan;
+	struct test_spec pre;		/* --precondition's test */
+	struct stage stage;
+	struct run_result r;
+	struct cli_output outs[CLI_RESULT_OUTPUTS];
+	bool on_stdout, progress, failed;
+	bool lay_out;			/* a device or file: its working set laid out */
+	uint64_t size;			/* the working set laid out */
+	struct session_end end;		/* where the session ended */
+	struct cli_progress ps;		/* the progress line's */
+	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
+	bool silent;			/* a rank that does not report */
+	bool pinned_by_default;		/* --repeat without --cpus: pin_default_cpus */
+	const char *given;		/* TARGET as typed */
+	int layout_fd;			/* where the data's allocation is read; -1 */
+	const volatile sig_atomic_t *stop;	/* raised by the first Ctrl-C */
+};
+
+/* run_steps.c: what the target is (the result's header), the plan and
+ * whether it can run, the stage and the settings echo. Each EXIT_OK, or
+ * the exit status after saying why. */
+int run_probe(struct run_ctx *c, const char *target);
+int run_plan(struct run_ctx *c);
+int run_stage_set(struct run_ctx *c);
+
+/* run_words.c: what a run says. */
+
+/* The words typed, into the result: "diskbench [run] ARGS..." */
+void run_record_command(struct run_result *r, int argc, char **argv);
+
+/* --help: head (a coordinated run's) instead of diskbench's own. */
+void run_usage(FILE *f, const char *head);
+
+/* Into c->r's warnings: the scratch directories of killed runs; what the
+ * plan left out or changed; O_DIRECT refused by the stage. */
+void run_word_leftovers(struct run_ctx *c);
+void run_word_plan(struct run_ctx *c);
+void run_word_stage(struct run_ctx *c);
+void run_word_moved(struct run_ctx *c);	/* the scratch directory was */
+
+/* On stderr, before a minute of measuring: how long it will take. */
+void run_word_estimate(const struct run_ctx *c);
+
+/* session_hooks' begin (the progress line's head) and note (warnings). */
+void run_begin(void *arg, const struct session_at *at);
+void run_note(void *arg, const struct session_note *n);
+
+/* session_run's ret, said: the exit status (128 + SIGINT when stopped). */
+int run_word_end(struct run_ctx *c, int ret);
+
+/* How far an interrupted run got, into c->r's warnings. */
+void run_word_interrupt(struct run_ctx *c);
+
+#endif
