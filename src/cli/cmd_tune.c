@@ -20,6 +20,7 @@
 #include "report.h"
 #include "runner.h"
 #include "safety.h"
+#include "session.h"
 #include "stage.h"
 #include "tune.h"
 #include "tune_result.h"
@@ -461,6 +462,89 @@ static bool moved_since(const struct tune_queue *q, char was[KNOB_COUNT][TUNE_VA
 	return used > 0;
 }
 
+/* One trial's place, for the session's hooks. */
+struct trial_at {
+	struct tune_ctx *c;
+	struct tune_sweep *s;
+	unsigned k, block, n, total;	/* configuration, block, first trial's number */
+	unsigned added;			/* trials taken */
+	bool cut;			/* a signal cut the last one short */
+	struct cli_progress ps;
+};
+
+/* session_hooks.begin: the trial's progress line. */
+static void trial_begin(void *arg, const struct session_at *at)
+{
+	struct trial_at *ta = arg;
+
+	memset(&ta->ps, 0, sizeof(ta->ps));
+	snprintf(ta->ps.head, sizeof(ta->ps.head), "[trial %u/%u] %s=%s %s", ta->n + at->i,
+		 ta->total, tune_knob_option(ta->s->knob), ta->s->configs[ta->k],
+		 ta->s->tests[at->i]);
+}
+
+/* session_hooks.tested: a whole trial into the sweep. 0, or the exit
+ * status after saying why (the result's stop). */
+static int trial_tested(void *arg, unsigned t, const struct test_result *tr)
+{
+	struct trial_at *ta = arg;
+	struct tune_ctx *c = ta->c;
+	struct tune_sweep *s = ta->s;
+	const struct test_spec *spec = &c->plans[s - c->r.sweeps].specs[t];
+	struct tune_trial trial = { .config = ta->k, .block = ta->block, .test = t,
+				    .iops = tr->iops, .bytes_per_sec = tr->bytes_per_sec,
+				    .lat_p99_ns = tr->lat_sum.pct[8], .runtime_ns = tr->runtime_ns,
+				    .ops = tr->ops, .errors = tr->errors };
+	char gone[256];
+
+	/* a test of passes, or one that runs until it is done, ends when it
+	 * is: its runtime is a bound, not a plan */
+	if (!tune_trial_judge(&trial, spec->passes || spec->wl->whole ? 0 : spec->runtime_ns)) {
+		s->ninvalid++;
+		tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", ta->n + t,
+			  s->tests[t], tune_knob_option(s->knob), s->configs[ta->k], trial.invalid);
+	}
+	if (tune_add_trial(s, &trial)) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	ta->added++;
+	/* a device that went away fails every trial after: stop */
+	if (trial.invalid[0] && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
+		return stop_at(c, ta->n + t, ta->total, EXIT_RUNTIME, "check the device (dmesg), "
+			       "then run tune again", "%s", gone);
+	return 0;
+}
+
+/* Every test of sweep i's plan under configuration k, each trial cold
+ * (readahead works on the cache): 0, -EINTR (a signal), or the exit
+ * status after saying why (the result's stop). */
+static int run_tests(struct trial_at *ta, unsigned i)
+{
+	struct tune_ctx *c = ta->c;
+	struct session_in in = { .plan = &c->plans[i], .stage = &c->stage, .e = c->e,
+				 .ti = &c->ti, .run_direct = c->run[i].direct, .repeat = 1,
+				 .drop_always = true, .layout_fd = -1, .stop = &stop_signal };
+	struct session_hooks h = { .arg = ta, .begin = c->progress ? trial_begin : NULL,
+				   .progress = c->progress ? cli_progress_test : NULL,
+				   .progress_arg = &ta->ps, .tested = trial_tested };
+	struct session_end end;
+	struct tune_sweep *s = ta->s;
+	char gone[256];
+	int ret = session_run(&in, &h, &end);
+
+	ta->cut = end.cut;
+	if (ret <= 0 || !end.could_not_run)
+		return ret;
+	if (tune_queue_present(&c->r.queue, gone, sizeof(gone)))
+		return stop_at(c, ta->n + end.cur, ta->total, EXIT_RUNTIME, "check the device "
+			       "(dmesg), then run tune again", "%s (%s: %s)", gone,
+			       s->tests[end.cur], end.err);
+	return stop_at(c, ta->n + end.cur, ta->total, EXIT_RUNTIME, "check the device (dmesg) "
+		       "and the run options, then run tune again", "%s (%s=%s): %s",
+		       s->tests[end.cur], tune_knob_option(s->knob), s->configs[ta->k], end.err);
+}
+
 /* The trials of configuration k of sweep i in one block: every test of
  * its plan, numbered from n. 0, -EINTR (a signal), or the exit status
  * after saying why (the result's stop). */
@@ -468,11 +552,10 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 		     unsigned total)
 {
 	struct tune_sweep *s = &c->r.sweeps[i];
-	struct plan *p = &c->plans[i];
+	struct trial_at ta = { .c = c, .s = s, .k = k, .block = block, .n = n, .total = total };
 	const char *values[KNOB_COUNT];
 	char err[512], gone[256], set[KNOB_COUNT][TUNE_VALUE_MAX];
 	struct tune_effects fx;
-	unsigned added = 0;
 	int ret;
 
 	config_values(c, s, k, values);
@@ -492,65 +575,14 @@ static int run_trial(struct tune_ctx *c, unsigned i, unsigned k, unsigned block,
 	/* what the trial measures under, to see at its end that nobody
 	 * changed it meanwhile */
 	read_all(&c->r.queue, set);
-	for (unsigned t = 0; t < p->n && !stop_signal; t++) {
-		struct test_spec *spec = &p->specs[t];
-		struct cli_progress ps = { 0 };
-		struct test_result tr;
-		struct tune_trial trial;
-
-		/* Every trial starts cold: readahead works on the cache. */
-		target_drop_file_cache(&c->stage.where.data, c->ti.kind);
-		if (c->progress) {
-			snprintf(ps.head, sizeof(ps.head), "[trial %u/%u] %s=%s %s", n + t, total,
-				 tune_knob_option(s->knob), s->configs[k], s->tests[t]);
-			spec->progress = cli_progress_test;
-			spec->progress_arg = &ps;
-		}
-		spec->stop = &stop_signal;
-		ret = runner_run(spec, &c->stage.where, &tr, err, sizeof(err));
-		spec->progress = NULL;
-		if (ret == -EINTR && stop_signal)
-			return -EINTR;
-		if (ret && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
-			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg), then "
-				       "run tune again", "%s (%s: %s)", gone, s->tests[t], err);
-		if (ret)
-			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg) and the "
-				       "run options, then run tune again", "%s (%s=%s): %s",
-				       s->tests[t], tune_knob_option(s->knob), s->configs[k], err);
-		if (stop_signal) {	/* cut short: not a whole trial */
-			result_test_free(&tr);
-			return -EINTR;
-		}
-		trial = (struct tune_trial){ .config = k, .block = block, .test = t,
-					     .iops = tr.iops, .bytes_per_sec = tr.bytes_per_sec,
-					     .lat_p99_ns = tr.lat_sum.pct[8],
-					     .runtime_ns = tr.runtime_ns, .ops = tr.ops,
-					     .errors = tr.errors };
-		result_test_free(&tr);
-		/* a test of passes, or one that runs until it is done, ends
-		 * when it is: its runtime is a bound, not a plan */
-		if (!tune_trial_judge(&trial, spec->passes || spec->wl->whole ? 0 :
-				      spec->runtime_ns)) {
-			s->ninvalid++;
-			tune_warn(&c->r, "trial %u, %s (%s=%s): %s; left out of the analysis", n + t,
-				  s->tests[t], tune_knob_option(s->knob), s->configs[k],
-				  trial.invalid);
-		}
-		if (tune_add_trial(s, &trial)) {
-			cli_error("out of memory");
-			return EXIT_RUNTIME;
-		}
-		added++;
-		/* a device that went away fails every trial after: stop */
-		if (trial.invalid[0] && tune_queue_present(&c->r.queue, gone, sizeof(gone)))
-			return stop_at(c, n + t, total, EXIT_RUNTIME, "check the device (dmesg), then "
-				       "run tune again", "%s", gone);
-	}
+	ret = run_tests(&ta, i);
+	/* a trial cut short is not a whole one: no more to check */
+	if (ret > 0 || (ret == -EINTR && ta.cut))
+		return ret;
 	/* another program (a udev rule, a tuned profile, a person) changed
 	 * the queue under the trial: what it measured is no setting's */
 	if (moved_since(&c->r.queue, set, err, sizeof(err))) {
-		for (unsigned t = s->ntrials - added; t < s->ntrials; t++) {
+		for (unsigned t = s->ntrials - ta.added; t < s->ntrials; t++) {
 			s->ninvalid += !s->trials[t].invalid[0];
 			snprintf(s->trials[t].invalid, sizeof(s->trials[t].invalid), "the queue "
 				 "changed during the trial, not by tune");
