@@ -18,16 +18,41 @@
 #define SESSION_MAX_ROUNDS 25
 
 /*
- * What a coordinated run (diskbench-mpi) adds to each test; every rank
- * calls them, in the same order: test_start right before each runner_run,
- * test_done right after it with its status (0 or -errno) in and the run's
- * out, err filled when it fails (tr then freed); on the rank that reports,
- * a run that ran may become the merged run.
+ * What a coordinated run (diskbench-mpi, src/mpi/) adds to a run: the same
+ * stages, with a say at the points where the ranks must agree. Every rank
+ * runs the same command line; each hook is collective (every rank reaches
+ * it, in the same order, or none does). Statuses are exit statuses
+ * (status.h), or -1 for "done" (--help).
  */
+struct session_point {
+	const char *given;		/* TARGET as typed */
+	const struct settings *s;	/* the run's settings */
+	const struct target_info *ti;	/* this rank's target */
+	struct plan *plan;		/* its plan: the hook may re-seed the specs */
+	uint64_t *seed;			/* the layout's seed: likewise */
+	struct run_result *r;		/* the result the root reports */
+};
+
 struct session_coord {
 	void *arg;
+	bool root;	/* this rank reports; the others print errors only */
+	const char *usage;	/* --help's text before the options */
+	/* this rank's TARGET from the one typed (placeholders): 0, or the
+	 * exit status after saying why */
+	int (*target)(void *arg, const char *given, char *out, size_t len);
+	/* after the plan, before anything is written: this rank's status
+	 * in, the run's out */
+	int (*prepare)(void *arg, int status, const struct session_point *pt);
+	/* after the stage (scratch, layout): this rank's status in, the run's out */
+	int (*agree)(void *arg, int status);
+	/* session_run: right before each runner_run, wait for every rank */
 	void (*test_start)(void *arg);
+	/* session_run: right after each runner_run, its status (0 or -errno)
+	 * in, the run's out (with err filled when another rank failed, and tr
+	 * then freed); on the root a test that ran becomes the merged test */
 	int (*test_done)(void *arg, int ret, struct test_result *tr, char *err, size_t errlen);
+	/* after the last test: the root's r takes what the others warned of */
+	void (*finish)(void *arg, struct run_result *r);
 };
 
 /* How a session is run: the run's settings that shape it. */

@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_CLI_H
 #define DISKBENCH_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,56 +11,14 @@
 #include "outfile.h"
 #include "result.h"
 #include "runner.h"
-
-/* Exit statuses (DESIGN.md section 2). */
-enum {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,
-	EXIT_USAGE = 2,
-	EXIT_REFUSED = 3,
-};
+#include "session.h"
+#include "status.h"
 
 int cmd_run(int argc, char **argv);
 
-/*
- * What a coordinated run (diskbench-mpi, src/mpi/) adds to a run: the same
- * stages, with a say at the points where the ranks must agree. Every rank
- * calls cli_run with the same argv; each hook is collective (every rank
- * reaches it, in the same order, or none does).
- */
-struct plan;
-struct cli_run_point {
-	const char *given;		/* TARGET as typed */
-	const struct settings *s;	/* the run's settings */
-	const struct target_info *ti;	/* this rank's target */
-	struct plan *plan;		/* its plan: the hook may re-seed the specs */
-	uint64_t *seed;			/* the layout's seed: likewise */
-	struct run_result *r;		/* the result the root reports */
-};
-struct cli_run_hooks {
-	void *arg;
-	bool root;	/* this rank reports; the others print errors only */
-	const char *usage;	/* --help's text before the options */
-	/* this rank's TARGET from the one typed (placeholders): 0, or the
-	 * exit status after saying why */
-	int (*target)(void *arg, const char *given, char *out, size_t len);
-	/* after the plan, before anything is written: this rank's status
-	 * (EXIT_*, or -1 for "done": --help) in, the run's out */
-	int (*prepare)(void *arg, int status, const struct cli_run_point *pt);
-	/* after the stage (scratch, layout): this rank's status in, the run's out */
-	int (*agree)(void *arg, int status);
-	/* right before each test: wait for every rank */
-	void (*test_start)(void *arg);
-	/* right after each test: this rank's runner_run status (0 or -errno)
-	 * in, the run's out (with err filled when another rank failed, and tr
-	 * then freed); on the root a test that ran becomes the merged test */
-	int (*test_done)(void *arg, int ret, struct test_result *tr, char *err, size_t errlen);
-	/* after the last test: the root's r takes what the others warned of */
-	void (*finish)(void *arg, struct run_result *r);
-};
-
-/* cmd_run with hooks (NULL: a plain run, cmd_run). */
-int cli_run(int argc, char **argv, const struct cli_run_hooks *h);
+/* cmd_run as one rank of a coordinated run (session.h; NULL: a plain
+ * run, cmd_run). */
+int cli_run(int argc, char **argv, const struct session_coord *h);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -70,6 +29,7 @@ int cmd_tune(int argc, char **argv);
  * program says otherwise ("diskbench-mpi: rank 2"). */
 extern const char *cli_name;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_verror(const char *fmt, va_list ap);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Do stdout and stderr reach the same place (one terminal, one file, one

@@ -115,10 +115,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 /* The precondition and the tests, then what they mean (annotate). */
 static int do_session(struct run_ctx *c)
 {
-	const struct cli_run_hooks *h = c->h;
-	struct session_coord coord = { .arg = h ? h->arg : NULL,
-				       .test_start = h ? h->test_start : NULL,
-				       .test_done = h ? h->test_done : NULL };
+	const struct session_coord *h = c->h;
 	struct session_in in = {
 		.plan = &c->plan, .stage = &c->stage, .e = c->e, .ti = &c->ti, .r = &c->r,
 		.run_direct = c->s.direct, .repeat = (unsigned)c->s.repeat,
@@ -126,7 +123,7 @@ static int do_session(struct run_ctx *c)
 		.round_ns = c->s.round_ns, .pre = c->s.precondition ? &c->pre : NULL,
 		.trim = c->s.trim, .drop_all = c->s.drop_caches, .keep_cut = true,
 		.check_unwritten = true, .layout_fd = c->layout_fd, .stop = c->stop,
-		.coord = h ? &coord : NULL,
+		.coord = h,
 	};
 	struct session_hooks hooks = { .arg = c, .begin = c->progress ? run_begin : NULL,
 				       .progress = c->progress ? cli_progress_test : NULL,
@@ -185,7 +182,7 @@ int cmd_run(int argc, char **argv)
 	return cli_run(argc, argv, NULL);
 }
 
-int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
+int cli_run(int argc, char **argv, const struct session_coord *h)
 {
 	/* static: a plan holds 256 specs, a result many settings */
 	static struct run_ctx c;
@@ -205,7 +202,7 @@ int cli_run(int argc, char **argv, const struct cli_run_hooks *h)
 		status = run_plan(&c);
 	/* Every rank's verdict is the run's: no rank writes unless all may. */
 	if (h)
-		status = h->prepare(h->arg, status, &(struct cli_run_point){
+		status = h->prepare(h->arg, status, &(struct session_point){
 			.given = c.given ? c.given : ".", .s = &c.s, .ti = &c.ti,
 			.plan = &c.plan, .seed = &c.s.seed, .r = &c.r });
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;

@@ -13,15 +13,20 @@
 
 const char *cli_name = "diskbench";
 
+void cli_verror(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cli_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cli_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_warn(const char *fmt, ...)

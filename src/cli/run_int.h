@@ -37,7 +37,7 @@ struct run_ctx {
 	uint64_t size;			/* the working set laid out */
 	struct session_end end;		/* where the session ended */
 	struct cli_progress ps;		/* the progress line's */
-	const struct cli_run_hooks *h;	/* a coordinated run's, or NULL */
+	const struct session_coord *h;	/* a coordinated run's, or NULL */
 	bool silent;			/* a rank that does not report */
 	bool pinned_by_default;		/* --repeat without --cpus: pin_default_cpus */
 	const char *given;		/* TARGET as typed */

@@ -1,10 +1,21 @@
 /* main.c - diskbench-mpi: one run of the same plan on every rank, one report. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../cli/cli.h"
 #include "mpi_int.h"
+
+void mpi_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(fmt, ap);
+	va_end(ap);
+}
 
 /* The subcommands that read saved results need no MPI: the plain program
  * has them. */
@@ -35,7 +46,7 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
 	static struct mpi_run m;
-	struct cli_run_hooks h = {
+	struct session_coord h = {
 		.arg = &m, .target = mpi_target, .prepare = mpi_prepare, .agree = mpi_agree,
 		.test_start = mpi_test_start, .test_done = mpi_test_done, .finish = mpi_finish,
 		.usage = usage,

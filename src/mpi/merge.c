@@ -218,7 +218,7 @@ static void gather_stalls(const struct mpi_run *m, struct test_result *tr)
 
 	memcpy(mine.s, tr->stalls, sizeof(mine.s));
 	if (root && !(all = calloc((size_t)m->size, sizeof(*all)))) {
-		cli_error("out of memory");
+		mpi_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 	}
 	MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE, 0,
@@ -264,7 +264,7 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 		d = calloc((size_t)m->size, sizeof(dmine));
 		tr->ranks = calloc((size_t)m->size, sizeof(*tr->ranks));
 		if (!u || !d || !tr->ranks) {
-			cli_error("out of memory");
+			mpi_error("out of memory");
 			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 		}
 	}
@@ -288,7 +288,7 @@ int mpi_test_done(void *arg, int ret, struct test_result *tr, char *err, size_t 
 	 * every rank: the struct goes as bytes) */
 	vs = root ? calloc((size_t)m->size, sizeof(*vs)) : NULL;
 	if (root && !vs) {
-		cli_error("out of memory");
+		mpi_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 	}
 	MPI_Gather(&tr->verify, (int)sizeof(tr->verify), MPI_BYTE, vs, (int)sizeof(tr->verify),

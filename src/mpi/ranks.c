@@ -83,9 +83,9 @@ int mpi_target(void *arg, const char *given, char *out, size_t len)
 	/* every rank gets the same verdict: only the root says it */
 	if (ret && m->rank == 0) {
 		if (ret < 0)
-			cli_error("TARGET %s: too long once expanded", given);
+			mpi_error("TARGET %s: too long once expanded", given);
 		else
-			cli_error("TARGET %s: unknown placeholder %%%c (%%r rank, %%l local rank, "
+			mpi_error("TARGET %s: unknown placeholder %%%c (%%r rank, %%l local rank, "
 				  "%%h host name, %%%% a %%)", given, ret);
 	}
 	return ret ? EXIT_USAGE : EXIT_OK;
@@ -156,11 +156,11 @@ static int combine(const struct mpi_run *m, const int *st, const char *when)
 		if (st[i] <= EXIT_OK)
 			continue;
 		if (nbad++ < 8)
-			cli_error("rank %d stopped the run %s: %s (exit %d)", i, when,
+			mpi_error("rank %d stopped the run %s: %s (exit %d)", i, when,
 				  status_words(st[i]), st[i]);
 	}
 	if (nbad > 8)
-		cli_error("... and %d more ranks", nbad - 8);
+		mpi_error("... and %d more ranks", nbad - 8);
 	return worst;
 }
 
@@ -177,7 +177,7 @@ static int check_duplicates(const struct mpi_run *m, const struct rank_card *c,
 			if (!c[i].placeholder && c[i].kind == TARGET_DIR)
 				continue;	/* one shared directory: a scratch dir each */
 			if (m->rank == 0)
-				cli_error("TARGET %s: ranks %d and %d on %s both get %s; give each "
+				mpi_error("TARGET %s: ranks %d and %d on %s both get %s; give each "
 					  "rank its own (%%r rank, %%l local rank)", given, i, j,
 					  c[i].info.hostname, c[i].resolved);
 			return EXIT_USAGE;
@@ -192,7 +192,7 @@ static int check_plans(const struct mpi_run *m, const struct rank_card *c)
 		if (c[i].plan_fp == c[0].plan_fp)
 			continue;
 		if (m->rank == 0)
-			cli_error("rank %d (%s, %s): its plan (%u tests) differs from rank 0's (%u "
+			mpi_error("rank %d (%s, %s): its plan (%u tests) differs from rank 0's (%u "
 				  "tests on %s): every rank needs the same kind of target with the "
 				  "same rights", i, c[i].info.hostname, c[i].info.target,
 				  c[i].ntests, c[0].ntests, c[0].info.target);
@@ -228,7 +228,7 @@ static int keep_ranks(const struct mpi_run *m, const struct rank_card *c, struct
 	return 0;
 }
 
-int mpi_prepare(void *arg, int status, const struct cli_run_point *pt)
+int mpi_prepare(void *arg, int status, const struct session_point *pt)
 {
 	struct mpi_run *m = arg;
 	struct rank_card me = { .status = status }, *all;
@@ -237,7 +237,7 @@ int mpi_prepare(void *arg, int status, const struct cli_run_point *pt)
 
 	if (status == EXIT_OK && pt->s->steady_state) {
 		if (m->rank == 0)
-			cli_error("%s: not in a coordinated run (each rank would decide alone "
+			mpi_error("%s: not in a coordinated run (each rank would decide alone "
 				  "when its rounds hold steady)", pt->s->precondition ?
 				  "--precondition runs each test until steady, and so" :
 				  "--steady-state");
@@ -261,7 +261,7 @@ int mpi_prepare(void *arg, int status, const struct cli_run_point *pt)
 	st = calloc((size_t)m->size, sizeof(*st));
 	if (!all || !st) {
 		/* cannot even agree: take the whole job down rather than hang */
-		cli_error("out of memory");
+		mpi_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 	}
 	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
@@ -279,7 +279,7 @@ int mpi_prepare(void *arg, int status, const struct cli_run_point *pt)
 		*pt->seed = rank_seed(*pt->seed, m->rank);
 		m->r = pt->r;
 		if (m->rank == 0 && keep_ranks(m, all, pt->r)) {
-			cli_error("out of memory");
+			mpi_error("out of memory");
 			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 		}
 	}
@@ -294,7 +294,7 @@ int mpi_agree(void *arg, int status)
 	int *st = calloc((size_t)m->size, sizeof(*st)), ret;
 
 	if (!st) {
-		cli_error("out of memory");
+		mpi_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 	}
 	MPI_Allgather(&status, 1, MPI_INT, st, 1, MPI_INT, MPI_COMM_WORLD);
@@ -335,7 +335,7 @@ void mpi_finish(void *arg, struct run_result *r)
 		lens = calloc((size_t)m->size, sizeof(*lens));
 		offs = calloc((size_t)m->size, sizeof(*offs));
 		if (!lens || !offs) {
-			cli_error("out of memory");
+			mpi_error("out of memory");
 			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 		}
 	}
@@ -347,7 +347,7 @@ void mpi_finish(void *arg, struct run_result *r)
 		}
 		all = malloc((size_t)total + 1);
 		if (!all) {
-			cli_error("out of memory");
+			mpi_error("out of memory");
 			MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 		}
 	}
