@@ -21,8 +21,8 @@
  * What a coordinated run (diskbench-mpi, src/mpi/) adds to a run: the same
  * stages, with a say at the points where the ranks must agree. Every rank
  * runs the same command line; each hook is collective (every rank reaches
- * it, in the same order, or none does). Statuses are exit statuses
- * (status.h), or -1 for "done" (--help).
+ * it, in the same order, or none does). Statuses are a step's (status.h):
+ * EXIT_OK, STEP_DONE (--help) or an exit status.
  */
 struct session_point {
 	const char *given;		/* TARGET as typed */

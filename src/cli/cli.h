@@ -77,8 +77,8 @@ int cli_close_stdout(void);
  * cli_writes_verdict: may a run write to ti (the safety gate; the reason is
  * filled even when the checks could not run). cli_check_dir_writable: a
  * directory target takes scratch files (0, or -EROFS/-EACCES with err).
- * cli_now_iso: the time as ISO 8601 UTC. cli_load_profile: -1 when loaded,
- * else the exit status after saying why. */
+ * cli_now_iso: the time as ISO 8601 UTC. cli_load_profile: EXIT_OK when
+ * loaded, else the exit status after saying why. */
 struct safety_verdict;
 struct profile;
 void cli_writes_verdict(const char *destructive, const struct target_info *ti,

@@ -48,6 +48,7 @@ struct compare_args {
 	int nin;
 };
 
+/* The options and the results named: a step (status.h). */
 static int parse(int argc, char **argv, struct compare_args *a)
 {
 	struct settings s;
@@ -68,7 +69,7 @@ static int parse(int argc, char **argv, struct compare_args *a)
 	}
 	if (s.help) {
 		usage(stdout);
-		return EXIT_OK;
+		return STEP_DONE;
 	}
 	a->nin = (int)npos;
 	a->json = s.json;
@@ -84,7 +85,7 @@ static int parse(int argc, char **argv, struct compare_args *a)
 		fprintf(stderr, "Try 'diskbench compare --help'.\n");
 		return EXIT_USAGE;
 	}
-	return -1;
+	return EXIT_OK;
 }
 
 static int render_json(FILE *f, const void *c)
@@ -111,7 +112,7 @@ int cmd_compare(int argc, char **argv)
 	int status, loaded = 0, ret;
 
 	status = parse(argc, argv, &a);
-	if (status >= 0)
+	if (status != EXIT_OK)
 		goto out;
 	out[0].path = a.json;
 	out[1].path = a.html;
@@ -147,5 +148,5 @@ out:
 	compare_free(&c);
 	cli_free_results(r, loaded);
 	free(a.in);
-	return status;
+	return step_exit(status);
 }

@@ -41,6 +41,7 @@ struct report_args {
 	int nin;
 };
 
+/* The options and the results named: a step (status.h). */
 static int parse(int argc, char **argv, struct report_args *a)
 {
 	struct settings s;
@@ -61,7 +62,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 	}
 	if (s.help) {
 		usage(stdout);
-		return EXIT_OK;
+		return STEP_DONE;
 	}
 	a->nin = (int)npos;
 	a->out = (struct cli_result_paths){ .json = s.json, .csv = s.csv,
@@ -79,7 +80,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 			  a->nin);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -91,7 +92,7 @@ int cmd_report(int argc, char **argv)
 	int status, loaded = 0, i, ret;
 
 	status = parse(argc, argv, &a);
-	if (status >= 0)
+	if (status != EXIT_OK)
 		goto out;
 	/* Where the documents go is checked before anything is read. */
 	cli_result_outputs(outs, &a.out);
@@ -121,5 +122,5 @@ int cmd_report(int argc, char **argv)
 out:
 	cli_free_results(r, loaded);
 	free(a.in);
-	return status;
+	return step_exit(status);
 }

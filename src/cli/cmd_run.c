@@ -22,9 +22,6 @@ static int check_cpus(const struct settings *s, char *err, size_t errlen)
 	return pin_check_cpus(s->cpus, s->ncpus, err, errlen);
 }
 
-/* Stage results besides exit statuses: stop here, all is well (--help). */
-#define RUN_DONE (-1)
-
 /* Options, profile, engine and where the reports go: nothing touched yet. */
 static int do_options(struct run_ctx *c, int argc, char **argv, const char **target)
 {
@@ -42,7 +39,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	if (c->cli.help) {
 		if (!c->silent)
 			run_usage(stdout, c->h ? c->h->usage : NULL);
-		return RUN_DONE;
+		return STEP_DONE;
 	}
 	if (c->cli.version) {
 		char v[1024];
@@ -50,7 +47,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		version_text(v, sizeof(v));
 		if (!c->silent)
 			fputs(v, stdout);
-		return RUN_DONE;
+		return STEP_DONE;
 	}
 	*target = c->given = npos ? pos[0] : ".";
 	if (c->h && c->h->target) {
@@ -62,7 +59,7 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		*target = mine;
 	}
 	ret = cli_load_profile(c->cli.profile ? c->cli.profile : DEFAULT_PROFILE, &c->prof);
-	if (ret >= 0)
+	if (ret != EXIT_OK)
 		return ret;
 	/* The run's settings: defaults < [profile] < the command line. */
 	c->s = c->prof.s;
@@ -225,5 +222,5 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 	stage_release(&c.stage);
 	result_free(&c.r);
 	profile_free(&c.prof);
-	return status == RUN_DONE ? EXIT_OK : status;
+	return step_exit(status);
 }

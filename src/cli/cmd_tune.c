@@ -267,7 +267,7 @@ static int plan_sweeps(struct tune_ctx *c)
 			wl = c->a.workload;
 			if (profile_is_path(wl)) {
 				ret = cli_load_profile(wl, &c->prof[k]);
-				if (ret >= 0)
+				if (ret != EXIT_OK)
 					return ret;
 			}
 		} else {
@@ -278,7 +278,7 @@ static int plan_sweeps(struct tune_ctx *c)
 				return EXIT_USAGE;
 			}
 			ret = cli_load_profile(wl, &c->prof[k]);
-			if (ret >= 0)
+			if (ret != EXIT_OK)
 				return ret;
 		}
 		c->prof_loaded[k] = true;
@@ -848,11 +848,11 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 	tune_args_from(&c->a, &c->cli);
 	if (c->a.help) {
 		usage(stdout);
-		return -1;
+		return STEP_DONE;
 	}
 	if (c->a.restore) {
 		ret = restore_leftovers(c, npos ? pos[0] : NULL);
-		return ret == EXIT_OK ? -1 : ret;
+		return ret == EXIT_OK ? STEP_DONE : ret;
 	}
 	if (!npos) {
 		cli_error("tune: which TARGET? (a block device, or a file or directory on one)");
@@ -1045,5 +1045,5 @@ int cmd_tune(int argc, char **argv)
 		if (c.prof_loaded[k])
 			profile_free(&c.prof[k]);
 	tune_result_free(&c.r);
-	return status < 0 ? EXIT_OK : status;
+	return step_exit(status);
 }

@@ -57,7 +57,7 @@ int cli_load_profile(const char *name, struct profile *prof)
 	int ret = profile_load(prof, name, err, sizeof(err));
 
 	if (!ret)
-		return -1;
+		return EXIT_OK;
 	cli_error("%s", err);
 	return ret == -ENOMEM || ret == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
 }

@@ -132,7 +132,7 @@ static const char *status_words(int status)
 	}
 }
 
-/* The worst status of all ranks (-1, done, only when all are), and the
+/* The worst status of all ranks (STEP_DONE only when all are), and the
  * root names the ranks that had one. */
 static int combine(const struct mpi_run *m, const int *st, const char *when)
 {
@@ -140,7 +140,7 @@ static int combine(const struct mpi_run *m, const int *st, const char *when)
 	bool all_done = true;
 
 	for (int i = 0; i < m->size; i++) {
-		all_done = all_done && st[i] < 0;
+		all_done = all_done && st[i] == STEP_DONE;
 		if (st[i] > worst)
 			worst = st[i];
 	}
