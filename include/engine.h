@@ -77,7 +77,7 @@ struct engine_ops {
 	int (*init)(struct engine_ctx *ctx);
 
 	/* Hand n requests to the engine. May defer the system call until
-	 * reap() (io_uring submits and waits in one call). Returns how many
+	 * reap(), which then submits and waits in one. Returns how many
 	 * it took, from reqs[0] on (0..n; fewer than n means "busy": reap,
 	 * then retry the rest); each one taken is in flight until reap()
 	 * hands it back. -errno means it failed and took none of these. An

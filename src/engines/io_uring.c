@@ -1,4 +1,4 @@
-/* io_uring.c - the io_uring engine (liburing): one system call submits and waits. */
+/* io_uring.c - the io_uring engine (liburing): one enter per request submitted, batched reaping. */
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
@@ -33,8 +33,9 @@ struct uring_priv {
  *  - SINGLE_ISSUER binds the ring to the task that enables it. R_DISABLED
  *    delays that binding to the first submit(), so init() may run on
  *    another thread than the I/O loop.
- *  - SUBMIT_ALL (5.18+) keeps a bad SQE from stopping the batch behind
- *    it, so one io_uring_enter submits everything and then waits.
+ *  - SUBMIT_ALL (5.18+) keeps a bad SQE from stopping those behind it
+ *    when one enter carries several (reap()'s enter pushes what a failed
+ *    submit left in the ring).
  */
 static const unsigned uring_setups[] = {
 	IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
@@ -407,7 +408,7 @@ static void uring_cleanup(struct engine_ctx *ctx)
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.desc = "io_uring via liburing: registered file and buffers, one system call "
-		"submits and waits",
+		"submits each request, batched reaping",
 	.flags = ENGINE_F_POLLS,
 	.probe = uring_probe,
 	.init = uring_init,
