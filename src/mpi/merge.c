@@ -196,7 +196,7 @@ static void dump_hist(const struct mpi_run *m, const struct hist *h)
 	fclose(f);
 }
 
-/* What each rank's stall watch found (runner.h), as bytes (the same
+/* What each rank's stall watch found (sampler.h, stall.h), as bytes (the same
  * binary on every rank). */
 struct stall_card {
 	uint64_t span, bound;
