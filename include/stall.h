@@ -18,7 +18,7 @@
  * readings' times, the start the first that saw its last progress and the
  * end the last before it went on: it stood still at least that long, and
  * by at most two readings' interval more. offset (offset_valid) is its
- * last request's, read while it stood still (wl_offsets_last). */
+ * last request's, read while it stood still (the offset it published). */
 struct stall {
 	unsigned job;
 	uint64_t start_ns, end_ns;

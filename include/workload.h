@@ -299,15 +299,6 @@ static inline uint64_t wl_offsets_next(struct wl_offsets *g)
 	return g->base + blk * g->bs;
 }
 
-/*
- * The offset g's last wl_offsets_next() returned, from g's state alone (a
- * random generator's previous state is recovered by undoing one step of
- * xoshiro256**, a bijection): what a job was at, for a reader that only
- * sees the generator (the runner's stall watch). Meaningless before the
- * first call.
- */
-uint64_t wl_offsets_last(const struct wl_offsets *g);
-
 /* A WL_OPS job's state: size zeroed bytes, also put in *state for its
  * cleanup; NULL (*state NULL, "out of memory" in err) when there is no
  * memory. */

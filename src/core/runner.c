@@ -314,6 +314,7 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 		ws[i].finished = &r->rs->finished;
 		ws[i].stop = r->procs ? &r->rs->stop : r->spec->stop;
 		ws[i].ctx.fd = -1;
+		ws[i].at = UINT64_MAX;
 		ws[i].drop_behind = drop_behind;
 		ret = jobs_start(&ws[i], r->rs);
 		if (ret) {

@@ -82,23 +82,6 @@ static void sampler_poll(struct sampler *sm, const struct test_spec *spec,
 	timeline_rec_add(&sm->rec, now - sm->origin, ops, bytes, sm->cur);
 }
 
-/* Where job w was, its generator read while it runs (wl_offsets_last):
- * the fields it changes are loaded whole, the others are set before the
- * jobs are let go. False for a job with no offsets (WL_OPS). */
-static bool job_offset(const struct worker *w, uint64_t *off)
-{
-	struct wl_offsets g = { .base = w->gen.base, .nblocks = w->gen.nblocks,
-				.bs = w->gen.bs, .random = w->gen.random };
-
-	if (w->spec->wl->kind != WL_BLOCK || !g.nblocks)
-		return false;
-	g.next = __atomic_load_n(&w->gen.next, __ATOMIC_RELAXED);
-	for (unsigned k = 0; k < 4; k++)
-		g.rng.s[k] = __atomic_load_n(&w->gen.rng.s[k], __ATOMIC_RELAXED);
-	*off = wl_offsets_last(&g);
-	return true;
-}
-
 /* Read every job's count for the stall watch, when due (now: monotonic
  * ns, from origin on), or at once (last: the windows closed, and a job
  * that went on just before its window closed has its stall ended). Loads
@@ -117,7 +100,9 @@ static void watch_stalls(struct sampler *sm, const struct worker *ws, unsigned n
 		/* the end first: a count read after it is final */
 		r->closed = __atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE) != 0;
 		r->ops = __atomic_load_n(&ws[i].ops, __ATOMIC_RELAXED);
-		r->offset_valid = job_offset(&ws[i], &r->offset);
+		/* where it was: what it published (worker.h), UINT64_MAX none */
+		r->offset = __atomic_load_n(&ws[i].at, __ATOMIC_RELAXED);
+		r->offset_valid = r->offset != UINT64_MAX;
 	}
 	stall_watch_read(sw, now);
 }

@@ -436,6 +436,9 @@ static inline __attribute__((always_inline)) unsigned submit(struct worker *w,
 		now = clock_ns();
 		for (i = pending; i < n; i++)
 			w->batch[i]->start_ns = now;
+		/* Relaxed store: a plain move, once a batch; the stall watch
+		 * reads this, never the generator the loop is changing. */
+		__atomic_store_n(&w->at, w->batch[n - 1]->offset, __ATOMIC_RELAXED);
 	}
 	if (!n)
 		return 0;

@@ -22,8 +22,9 @@ struct gate;
  * thread reads the totals after the worker is done (torn_down, or joined).
  * While it runs, the runner's thread only loads what the worker stores with
  * relaxed atomics (ops, bytes of a WL_OPS job, the histogram's counts:
- * hist_add; prog; t_end, with release), for progress, the timeline and the
- * stall watch (sampler.h): single-writer values, each read whole.
+ * hist_add; at; prog; t_end, with release), for progress, the timeline and
+ * the stall watch (sampler.h): single-writer values, each read whole. It
+ * never reads the worker's own state (its generator, its requests).
  *
  * The hot loop (WL_BLOCK) refills every free slot, submits the batch, reaps
  * at least one completion, and times and counts it, with one clock read
@@ -81,6 +82,10 @@ struct worker {
 	size_t bufs_len;
 	bool bufs_numa;
 	struct wl_offsets gen;
+	/* Its last request's offset, for the stall watch: stored (relaxed)
+	 * once a batch, after the refill; UINT64_MAX, as the runner's thread
+	 * sets it before the job starts: none yet (a WL_OPS job never has one) */
+	uint64_t at;
 	struct wl_rng dir_rng;		/* write_pct draws */
 	uint64_t write_seq;
 	uint64_t left;			/* requests it may still submit (spec->passes);

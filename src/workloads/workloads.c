@@ -308,21 +308,6 @@ int wl_offsets_init(struct wl_offsets *g, enum wl_pattern p, uint64_t base,
 	return 0;
 }
 
-uint64_t wl_offsets_last(const struct wl_offsets *g)
-{
-	uint64_t y, b, out;
-
-	if (!g->random)
-		return g->base + (g->next ? g->next - 1 : g->nblocks - 1) * g->bs;
-	/* wl_rng_next backwards: it returned rotl(b * 5, 7) * 9 of the s[1]
-	 * before its step, b, and the step left s[1] = b ^ (b << 17) ^ s[2]:
-	 * y = b ^ (b << 17), which the shifts below solve for b. */
-	y = g->rng.s[1] ^ g->rng.s[2];
-	b = y ^ (y << 17) ^ (y << 34) ^ (y << 51);
-	out = wl_rotl(b * 5, 7) * 9;
-	return g->base + (uint64_t)(((unsigned __int128)out * g->nblocks) >> 64) * g->bs;
-}
-
 void wl_permute(uint32_t *idx, size_t n, struct wl_rng *r)
 {
 	size_t i, j;

@@ -272,26 +272,6 @@ static void test_stamp(void **state)
 	free(b);
 }
 
-/* wl_offsets_last names the offset the last wl_offsets_next returned,
- * sequential (across the wrap) and random (undoing the PRNG's step). */
-static void test_offsets_last(void **state)
-{
-	struct wl_offsets g;
-	uint64_t got;
-
-	(void)state;
-	assert_int_equal(wl_offsets_init(&g, WL_SEQ, 1 << 20, 5 * 4096, 4096, 7), 0);
-	for (int i = 0; i < 12; i++) {
-		got = wl_offsets_next(&g);
-		assert_true(wl_offsets_last(&g) == got);
-	}
-	assert_int_equal(wl_offsets_init(&g, WL_RAND, 4096, 1000003ull * 512, 512, 42), 0);
-	for (int i = 0; i < 10000; i++) {
-		got = wl_offsets_next(&g);
-		assert_true(wl_offsets_last(&g) == got);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,7 +282,6 @@ int main(void)
 		cmocka_unit_test(test_random_range_and_alignment),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_random_uniform),
-		cmocka_unit_test(test_offsets_last),
 		cmocka_unit_test(test_fill_incompressible),
 		cmocka_unit_test(test_fill_tail),
 		cmocka_unit_test(test_stamp),
