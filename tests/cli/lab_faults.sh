@@ -6,7 +6,9 @@
 # taken and in the log; the uniform, log-normal and bimodal draws have
 # their shape and a seed repeats them; EIO at an offset and on the Nth
 # request is an I/O error there and nowhere else; short reads are resubmitted by the loop
-# driver and the data still reads back; a stall holds requests for its
+# driver and the data still reads back; the memfd starts with a seeded
+# pattern (--zeros: blank) and --corrupt-at inverts its bytes in what a read
+# returns, nothing else; a stall holds requests for its
 # time; a request that never completes keeps dd waiting until labfs is
 # stopped, and then fails; a write-rate step slows writes after its byte;
 # a vanished device (after N requests, labfs exiting; after a time,
@@ -171,6 +173,29 @@ out=$(dd if="$LAB_FILE" of=/dev/null bs=4k count=1 iflag=direct 2>&1)
 printf '%s' "$out" | grep -q "^0+1 records in" || fail "--short-read 1k: O_DIRECT read of the file: $out"
 echo "ok   --short-read 1k: $short short answers resubmitted by the loop driver, data intact"
 lab_stop
+
+# ---- contents: a seeded pattern, --zeros blank, --corrupt-at one byte ----
+lab_start --size 1m --seed 3
+a=$(dd if="$LAB_FILE" bs=4k count=1 iflag=direct status=none | od -An -tx1 | tr -d ' \n')
+b=$(dd if="$LAB_FILE" bs=4k count=1 skip=1 iflag=direct status=none | od -An -tx1 | tr -d ' \n')
+lab_stop
+[ -n "$a" ] && [ "${a//0/}" != "" ] || fail "the memfd reads blank without --zeros"
+[ "$a" != "$b" ] || fail "two blocks of the pattern read alike"
+lab_start --size 1m --seed 3 --zeros
+z=$(dd if="$LAB_FILE" bs=1M iflag=direct status=none | tr -d '\0' | wc -c)
+lab_stop
+[ "$z" -eq 0 ] || fail "--zeros: $z bytes not zero"
+lab_start --backing "$WORK/back.img" --corrupt-at 5000,1048577
+lab_loop
+lab_arm
+dd if="$LAB_DEV" of="$WORK/got.img" bs=64k iflag=direct status=none || fail "--corrupt-at: dd failed"
+diff=$(python3 -c 'import sys; a, b = (open(f, "rb").read() for f in sys.argv[1:])
+print(" ".join("%d:%d" % (i, x ^ y) for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a) == len(b))' \
+	"$WORK/back.img" "$WORK/got.img")
+[ "$diff" = "5000:255 1048577:255 True" ] || fail "--corrupt-at 5000,1048577: differences $diff"
+[ "$(sha256sum <"$WORK/back.img" | cut -d' ' -f1)" = "$want" ] || fail "--corrupt-at changed the file"
+lab_stop
+echo "ok   the memfd starts patterned (--zeros: blank); --corrupt-at inverts just its bytes on read"
 
 # ---- a stall: requests from the 3rd on held 1 s ---------------------------
 lab_start --size 16m --stall 3:1s

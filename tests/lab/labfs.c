@@ -65,6 +65,9 @@ struct lab {
 	uint64_t seed;
 	int64_t eio_off[MAX_EIO_OFFSETS];
 	int n_eio_off;
+	int64_t bad_off[MAX_EIO_OFFSETS];	/* --corrupt-at: reads return this byte altered */
+	int n_bad_off;
+	int zeros;			/* --zeros: the memfd starts blank, not patterned */
 	uint64_t eio_nth;		/* 0: off */
 	int64_t short_bytes;		/* 0: off */
 	uint64_t short_every;
@@ -226,6 +229,19 @@ static int64_t admit(const char *op, int64_t t0, uint64_t seq, int64_t off, int6
 	return until;
 }
 
+/* --corrupt-at: each listed byte inside [off, off + n) is answered inverted
+ * (the file keeps what was written: only what the reader gets is wrong). */
+static void corrupt(char *buf, int64_t off, ssize_t n)
+{
+	int i;
+
+	for (i = 0; i < lab.n_bad_off; i++)
+		if (lab.bad_off[i] >= off && lab.bad_off[i] < off + n) {
+			buf[lab.bad_off[i] - off] ^= (char)0xff;
+			log_line("# corrupt %" PRId64 "\n", lab.bad_off[i]);
+		}
+}
+
 static void log_request(uint64_t seq, const char *op, int64_t off, int64_t size, int64_t t0,
 			int64_t until, int64_t t1, int64_t result)
 {
@@ -338,6 +354,8 @@ static void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			err = ENOMEM;
 		else if ((n = pread(lab.fd, buf, give, off)) < 0)
 			err = errno;
+		else
+			corrupt(buf, off, n);
 	}
 	sleep_until(until);
 	t1 = now_ns();
@@ -472,14 +490,18 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: labfs MOUNTPOINT --log FILE [OPTIONS]\n"
 "Serve one file, MOUNTPOINT/" DISK_NAME ", with direct_io, answering each request as told.\n"
-"  --size SIZE             file size (default 256m), backed by a memfd\n"
+"  --size SIZE             file size (default 256m), backed by a memfd that starts\n"
+"                          with a pattern of the seed (reads as a written disk)\n"
+"  --zeros                 start the memfd blank instead (reads as never written)\n"
 "  --backing FILE          serve FILE (a file the caller made) instead; its size\n"
 "  --log FILE              append one line per request served (required)\n"
 "  --latency DIST          per-request delay: fixed:T | uniform:T1:T2 |\n"
 "                          lognormal:MEDIAN:SIGMA | bimodal:FAST:SLOW:N (1 in N slow)\n"
-"  --seed N                seed of the latency draws (default 1)\n"
+"  --seed N                seed of the latency draws and the pattern (default 1)\n"
 "  --eio-at OFF[,OFF..]    fail (EIO) every request covering byte OFF\n"
 "  --eio-nth N             fail (EIO) the Nth request\n"
+"  --corrupt-at OFF[,OFF..] reads covering byte OFF return it inverted (the file\n"
+"                          keeps what was written)\n"
 "  --short-read BYTES[:N]  every Nth read (default every) returns at most BYTES\n"
 "  --stall N:T             from the Nth request on, hold every request until T after it\n"
 "  --hang-nth N            the Nth request is never answered\n"
@@ -597,18 +619,38 @@ static void parse_latency(char *arg)
 	}
 }
 
-static void parse_eio_at(const char *arg)
+/* A list of byte offsets, OFF[,OFF..], into off[] (at most MAX_EIO_OFFSETS). */
+static void parse_offsets(const char *arg, int64_t *off, int *n)
 {
 	char copy[1024], *tok, *save = NULL;
 
 	snprintf(copy, sizeof(copy), "%s", arg);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (lab.n_eio_off == MAX_EIO_OFFSETS)
-			fail_opt("--eio-at", arg, "more than 64 offsets");
-		lab.eio_off[lab.n_eio_off++] = parse_size(tok);
+		if (*n == MAX_EIO_OFFSETS)
+			fail_opt(bad_opt, arg, "more than 64 offsets");
+		off[(*n)++] = parse_size(tok);
 	}
-	if (!lab.n_eio_off)
-		fail_opt("--eio-at", arg, "no offset");
+	if (!*n)
+		fail_opt(bad_opt, arg, "no offset");
+}
+
+/* The memfd's first contents: a pattern of the seed and each 8-byte word's
+ * place, so that the lab reads as a written disk (diskbench's unwritten
+ * check samples for blank blocks) and two places never read alike. */
+static int fill_pattern(void)
+{
+	static uint64_t buf[1 << 17];	/* 1 MiB */
+	int64_t off, len;
+	size_t i;
+
+	for (off = 0; off < lab.size; off += len) {
+		len = lab.size - off < (int64_t)sizeof(buf) ? lab.size - off : (int64_t)sizeof(buf);
+		for (i = 0; i < (size_t)len / 8; i++)
+			buf[i] = mix(lab.seed ^ mix((uint64_t)off / 8 + i));
+		if (pwrite(lab.fd, buf, (size_t)len, off) != len)
+			return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -621,6 +663,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "eio-at", required_argument, NULL, 'e' },
 		{ "eio-nth", required_argument, NULL, 'E' },
+		{ "corrupt-at", required_argument, NULL, 'c' },
+		{ "zeros", no_argument, NULL, 'Z' },
 		{ "short-read", required_argument, NULL, 'r' },
 		{ "stall", required_argument, NULL, 's' },
 		{ "hang-nth", required_argument, NULL, 'H' },
@@ -654,7 +698,9 @@ int main(int argc, char **argv)
 		case 'l': log_path = optarg; break;
 		case 'L': parse_latency(optarg); break;
 		case 'S': lab.seed = parse_count(optarg); break;
-		case 'e': parse_eio_at(optarg); break;
+		case 'e': parse_offsets(optarg, lab.eio_off, &lab.n_eio_off); break;
+		case 'c': parse_offsets(optarg, lab.bad_off, &lab.n_bad_off); break;
+		case 'Z': lab.zeros = 1; break;
 		case 'E': lab.eio_nth = parse_count(optarg); break;
 		case 'r':
 			snprintf(copy, sizeof(copy), "%s", optarg);
@@ -739,9 +785,13 @@ int main(int argc, char **argv)
 			exit(2);
 		}
 		lab.size = st.st_size;
+		if (lab.zeros) {
+			fprintf(stderr, "labfs: --zeros with --backing: the backing file is the caller's\n");
+			exit(2);
+		}
 	} else {
 		lab.fd = memfd_create("labfs", MFD_CLOEXEC);
-		if (lab.fd < 0 || ftruncate(lab.fd, lab.size) < 0) {
+		if (lab.fd < 0 || ftruncate(lab.fd, lab.size) < 0 || (!lab.zeros && fill_pattern() < 0)) {
 			fprintf(stderr, "labfs: memfd of %" PRId64 " bytes: %s\n", lab.size, strerror(errno));
 			exit(1);
 		}
