@@ -7,187 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "interval.h"
-
-const struct compare_metric_info compare_metrics[CMP_NMETRICS] = {
-	[CMP_IOPS] = { "iops", "IOPS", true },
-	[CMP_BYTES_PER_SEC] = { "bytes_per_sec", "MB/s", true },
-	[CMP_LAT_P50] = { "lat_p50_ns", "p50", false },
-	[CMP_LAT_P99] = { "lat_p99_ns", "p99", false },
-	[CMP_LAT_P999] = { "lat_p99.9_ns", "p99.9", false },
-	[CMP_CPU_PER_OP] = { "cpu_usec_per_op", "CPU/op", false },
-};
-
-/* Index of a percentile in result_pcts, -1 if it is not reported. */
-static int pct_index(double pct)
-{
-	int i;
-
-	for (i = 0; i < RESULT_NPCT; i++)
-		if (fabs(result_pcts[i] - pct) < 1e-9)
-			return i;
-	return -1;
-}
-
-static double pct_value(const struct test_result *t, double pct)
-{
-	int i = pct_index(pct);
-
-	return i < 0 ? NAN : (double)t->lat_sum.pct[i];
-}
-
-static double metric_value(const struct test_result *t, enum compare_metric m)
-{
-	switch (m) {
-	case CMP_IOPS: return t->iops;
-	case CMP_BYTES_PER_SEC: return t->bytes_per_sec;
-	case CMP_LAT_P50: return pct_value(t, 50);
-	case CMP_LAT_P99: return pct_value(t, 99);
-	case CMP_LAT_P999: return pct_value(t, 99.9);
-	case CMP_CPU_PER_OP: return t->usec_per_op;
-	default: return NAN;
-	}
-}
-
-/* The coefficient of variation of metric m over t's runs; NaN when the
- * test has no repeats or the spread of m is not kept (p99.9). */
-static double metric_cv(const struct test_result *t, enum compare_metric m)
-{
-	if (t->nruns < 2)
-		return NAN;
-	switch (m) {
-	case CMP_IOPS: return t->summary.iops.cv;
-	case CMP_BYTES_PER_SEC: return t->summary.bytes_per_sec.cv;
-	case CMP_LAT_P50: return t->summary.lat_p50_ns.cv;
-	case CMP_LAT_P99: return t->summary.lat_p99_ns.cv;
-	case CMP_CPU_PER_OP: return t->summary.usec_per_op.cv;
-	default: return NAN;
-	}
-}
-
-static void compare_value(const struct test_result *b, const struct test_result *a,
-			  enum compare_metric m, struct compare_value *v)
-{
-	double cvb = metric_cv(b, m), cva = metric_cv(a, m);
-
-	v->before = metric_value(b, m);
-	v->after = metric_value(a, m);
-	v->ratio = v->before > 0 && isfinite(v->after) ? v->after / v->before : NAN;
-	if (isnan(v->ratio))
-		v->change_pct = NAN;
-	else if (compare_metrics[m].higher_better)
-		v->change_pct = (v->ratio - 1) * 100;
-	else
-		v->change_pct = (1 - v->ratio) * 100;
-	v->within_noise = -1;
-	if (!isnan(v->ratio) && !isnan(cvb) && !isnan(cva))
-		v->within_noise = fabs(v->ratio - 1) < COMPARE_NOISE_K * fmax(cvb, cva);
-}
-
-bool compare_judged(enum compare_metric m)
-{
-	return m == CMP_IOPS || m == CMP_BYTES_PER_SEC || m == CMP_LAT_P99;
-}
-
-/* Metric m of each of t's runs into x (at least REPEAT_MAX long); how many
- * (0 when the runs do not keep m). */
-static unsigned run_values(const struct test_result *t, enum compare_metric m, double *x)
-{
-	unsigned i, n = t->nruns > COMPARE_MAX_RUNS ? COMPARE_MAX_RUNS : t->nruns;
-
-	if (!t->runs)
-		return 0;	/* a test built by hand */
-	for (i = 0; i < n; i++) {
-		const struct test_run *r = &t->runs[i];
-
-		switch (m) {
-		case CMP_IOPS: x[i] = r->iops; break;
-		case CMP_BYTES_PER_SEC: x[i] = r->bytes_per_sec; break;
-		case CMP_LAT_P50: x[i] = (double)r->lat_p50_ns; break;
-		case CMP_LAT_P99: x[i] = (double)r->lat_p99_ns; break;
-		case CMP_CPU_PER_OP: x[i] = r->usec_per_op; break;
-		default: return 0;
-		}
-	}
-	return n;
-}
-
-static double min_of(const double *x, unsigned n)
-{
-	double m = x[0];
-
-	for (unsigned i = 1; i < n; i++)
-		m = fmin(m, x[i]);
-	return m;
-}
-
-static double max_of(const double *x, unsigned n)
-{
-	double m = x[0];
-
-	for (unsigned i = 1; i < n; i++)
-		m = fmax(m, x[i]);
-	return m;
-}
-
-/* The runs' side of v: counts, the ratio of medians, and the range when
- * runs are too few for an interval (compare_intervals draws the others). */
-static void compare_runs(const struct test_result *b, const struct test_result *a,
-			 enum compare_metric m, struct compare_value *v)
-{
-	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS], mb, ma;
-
-	v->nbefore = run_values(b, m, xb);
-	v->nafter = run_values(a, m, xa);
-	v->med_ratio = v->lo = v->hi = NAN;
-	v->level = 0;
-	v->verdict = CMP_UNJUDGED;
-	v->low_confidence = v->nbefore < COMPARE_MIN_RUNS || v->nafter < COMPARE_MIN_RUNS;
-	if (!v->nbefore || !v->nafter)
-		return;
-	mb = stats_median(xb, v->nbefore);
-	ma = stats_median(xa, v->nafter);
-	if (mb > 0 && isfinite(ma))
-		v->med_ratio = ma / mb;
-	if (v->low_confidence && min_of(xb, v->nbefore) > 0) {
-		v->lo = min_of(xa, v->nafter) / max_of(xb, v->nbefore);
-		v->hi = max_of(xa, v->nafter) / min_of(xb, v->nbefore);
-	}
-}
-
-/* Does v take a verdict, an interval drawn at the family's level? */
-static bool judged(const struct compare_test *t, enum compare_metric m)
-{
-	const struct compare_value *v = &t->m[m];
-
-	return compare_judged(m) && !t->mismatch[0] && !t->failed[0] && !v->low_confidence &&
-	       !isnan(v->med_ratio);
-}
-
-
-/* The interval and verdict of metric m of test number i at level. */
-static void compare_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
-			     double level, double noise, struct compare_value *v)
-{
-	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS];
-	bool up = compare_metrics[m].higher_better;
-
-	run_values(t->before, m, xb);
-	run_values(t->after, m, xa);
-	if (stats_bootstrap_ratio(xb, v->nbefore, xa, v->nafter, stats_median, level,
-				  COMPARE_RESAMPLES, COMPARE_SEED + 16 * i + m, &v->lo, &v->hi))
-		return;
-	v->level = level;
-	if (!compare_judged(m))
-		return;
-	if (v->lo > 1 + noise)
-		v->verdict = up ? CMP_BETTER : CMP_WORSE;
-	else if (v->hi < 1 - noise)
-		v->verdict = up ? CMP_WORSE : CMP_BETTER;
-	else
-		v->verdict = CMP_SAME;
-}
+#include "compare_int.h"
 
 static void append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -239,90 +59,6 @@ static void mismatch(const struct test_result *b, const struct test_result *a,
 	MIS(b->direct != a->direct, "direct %s -> %s", b->direct ? "yes" : "no",
 	    a->direct ? "yes" : "no");
 #undef MIS
-}
-
-/* A percentage ("12", "0.4") or a factor ("2.6", "35.0", "120"), never "-0". */
-static void fmt_num(char *buf, size_t len, double x, bool factor)
-{
-	if (fabs(x) < 0.05)
-		x = 0;
-	snprintf(buf, len, fabs(x) >= (factor ? 100 : 1) || x == 0 ? "%.0f" : "%.1f", x);
-}
-
-/* A ratio and its interval as a change in words, up and down naming the
- * two directions ("faster", "slower"); compare_change_words. */
-static const char *change_words(double ratio, double lo, double hi, const char *up,
-				const char *down, char *buf, size_t len)
-{
-	char r[16], a[16], b[16];
-	const char *how;
-	double x, xl, xh;
-	bool factor;
-
-	buf[0] = '\0';
-	if (!(ratio > 0) || !isfinite(ratio))
-		return buf;
-	if (ratio >= 1) {
-		how = up;
-		factor = ratio >= 2;
-		x = factor ? ratio : (ratio - 1) * 100;
-		xl = factor ? lo : (lo - 1) * 100;
-		xh = factor ? hi : (hi - 1) * 100;
-	} else {
-		how = down;
-		factor = ratio <= 0.5;
-		x = factor ? 1 / ratio : (1 - ratio) * 100;
-		xl = factor ? 1 / hi : (1 - hi) * 100;
-		xh = factor ? 1 / lo : (1 - lo) * 100;
-	}
-	fmt_num(r, sizeof(r), x, factor);
-	if (!isfinite(xl) || !isfinite(xh)) {
-		snprintf(buf, len, "%s%s %s", r, factor ? "x" : " %", how);
-		return buf;
-	}
-	fmt_num(a, sizeof(a), xl, factor);
-	fmt_num(b, sizeof(b), xh, factor);
-	snprintf(buf, len, "%s%s %s [%s, %s]", r, factor ? "x" : " %", how, a, b);
-	return buf;
-}
-
-const char *compare_change_words(double ratio, double lo, double hi, char *buf, size_t len)
-{
-	return change_words(ratio, lo, hi, "faster", "slower", buf, len);
-}
-
-const char *compare_metric_words(enum compare_metric m, double ratio, char *buf, size_t len)
-{
-	bool up = m < CMP_NMETRICS && compare_metrics[m].higher_better;
-
-	if (ratio > 0 && fabs(ratio - 1) < 0.0005) {
-		snprintf(buf, len, "same");
-		return buf;
-	}
-	return change_words(ratio, NAN, NAN, up ? "faster" : "higher", up ? "slower" : "lower",
-			    buf, len);
-}
-
-const char *compare_outcome_key(enum compare_outcome o)
-{
-	switch (o) {
-	case CMP_OUT_SAME: return "unchanged";
-	case CMP_OUT_BETTER: return "better";
-	case CMP_OUT_WORSE: return "worse";
-	case CMP_OUT_MIXED: return "mixed";
-	default: return "not judged";
-	}
-}
-
-const char *compare_outcome_title(enum compare_outcome o)
-{
-	switch (o) {
-	case CMP_OUT_SAME: return "No significant change";
-	case CMP_OUT_BETTER: return "Better";
-	case CMP_OUT_WORSE: return "Worse";
-	case CMP_OUT_MIXED: return "Mixed";
-	default: return "Not judged";
-	}
 }
 
 /* The summary in words of a pair: its significant changes, then the rest
@@ -494,7 +230,8 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 	unsigned i, m;
 
 	for (i = 0; i < p->ntests; i++)
-		p->family += judged(&p->tests[i], CMP_IOPS) + judged(&p->tests[i], CMP_LAT_P99);
+		p->family += compare_test_judged(&p->tests[i], CMP_IOPS) +
+			     compare_test_judged(&p->tests[i], CMP_LAT_P99);
 	level = 1 - 0.05 / (p->family ? p->family : 1);
 	for (i = 0; i < p->ntests; i++) {
 		struct compare_test *t = &p->tests[i];
@@ -503,8 +240,8 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 			struct compare_value *v = &t->m[m];
 
 			if (!v->low_confidence && !isnan(v->med_ratio) && !t->failed[0] &&
-			    (!compare_judged(m) || judged(t, m)))
-				compare_interval(t, i, m, level, noise, v);
+			    (!compare_judged(m) || compare_test_judged(t, m)))
+				compare_test_interval(t, i, m, level, noise, v);
 		}
 		p->nfailed += t->failed[0] != '\0';
 		switch (t->m[CMP_IOPS].verdict) {
@@ -690,8 +427,8 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 		t->before = &b->tests[i];
 		t->after = &a->tests[j];
 		for (m = 0; m < CMP_NMETRICS; m++) {
-			compare_value(t->before, t->after, m, &t->m[m]);
-			compare_runs(t->before, t->after, m, &t->m[m]);
+			compare_value_of(t->before, t->after, m, &t->m[m]);
+			compare_runs_of(t->before, t->after, m, &t->m[m]);
 		}
 		mismatch(t->before, t->after, t->mismatch, sizeof(t->mismatch));
 		failed(t->before, t->after, t->failed, sizeof(t->failed));
