@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "import_int.h"
 
 /* Does the first n bytes of buf hold needle? (memmem, bounded) */
 static bool has(const char *buf, size_t len, size_t n, const char *needle)
@@ -52,4 +53,41 @@ int import_load(enum import_format fmt, const char *name, const char *buf, size_
 	}
 	snprintf(err, errlen, "%s: not a result of a tool diskbench reads", name);
 	return -EINVAL;
+}
+
+void import_begin(struct run_result *r, const char *tool, const char *version,
+		  const char *name, enum target_kind kind)
+{
+	r->tool_version = PACKAGE_VERSION;
+	snprintf(r->imported_from.tool, sizeof(r->imported_from.tool), "%s", tool);
+	snprintf(r->imported_from.version, sizeof(r->imported_from.version), "%s",
+		 version ? version : "");
+	snprintf(r->imported_from.file, sizeof(r->imported_from.file), "%s", name);
+	r->target.kind = kind;
+	r->target.rotational = r->target.write_cache = r->target.discard = -1;
+	r->target.io_poll = r->target.direct_io = r->target.loop_dio = -1;
+	r->target.backing_rotational = -1;
+	r->target.read_ahead_kb = r->target.nr_requests = r->target.max_sectors_kb = -1;
+}
+
+int import_keep(struct run_result *r, struct test_result *t, int ret, const char *name,
+		char *err, size_t errlen)
+{
+	if (!ret)
+		ret = result_add_test(r, t);
+	if (ret) {
+		result_test_free(t);
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "%s: out of memory", name);
+	}
+	return ret;
+}
+
+int import_end(struct run_result *r, int ret)
+{
+	if (ret) {
+		result_free(r);
+		memset(r, 0, sizeof(*r));
+	}
+	return ret;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "import_int.h"
 #include "load_check.h"
 #include "parse.h"
 #include "repeat.h"
@@ -64,25 +65,30 @@ static bool field_u64(const char *s, uint64_t *out)
 	return !*end;
 }
 
-int import_bonnie(const char *name, const char *buf, size_t len, struct run_result *r,
-		  char *err, size_t errlen)
+/* The line's parameters of its tests: bonnie++ -s size:chunk, its seek
+ * count and seekers, -n files (in multiples of 1024). */
+struct bon_params {
+	uint64_t size, chunk, seeks, seekers, files_k;
+};
+
+/* buf's one line into line (NUL-terminated, its CR dropped), split at its
+ * commas into f[0..BON_FIELDS). */
+static int bon_split(const char *name, const char *buf, size_t len, char *line, size_t linelen,
+		     char **f, char *err, size_t errlen)
 {
-	char line[4096], *f[BON_FIELDS + 1], *p, msg[256], w[32];
-	uint64_t size = 0, chunk = 8192, seeks = 0, seekers = 1, files_k = 0, v;
 	size_t n = 0, i;
 	unsigned nf = 0;
-	int ret = 0;
+	char *p;
 
-	memset(r, 0, sizeof(*r));
 	while (n < len && buf[n] != '\n')
 		n++;
 	for (i = n; i < len; i++)
 		if (!strchr(" \t\r\n", buf[i]))
 			return fail(name, err, errlen, "more than one bonnie++ line (bonnie++ -x): "
 				    "diskbench reads one line per file");
-	if (n >= sizeof(line))
+	if (n >= linelen)
 		return fail(name, err, errlen, "a bonnie++ line longer than %zu bytes",
-			    sizeof(line) - 1);
+			    linelen - 1);
 	memcpy(line, buf, n);
 	line[n] = '\0';
 	if (n && line[n - 1] == '\r')
@@ -100,141 +106,156 @@ int import_bonnie(const char *name, const char *buf, size_t len, struct run_resu
 		return fail(name, err, errlen, "a bonnie++ CSV line (format %s) of %s%u fields, "
 			    "not %d", f[0], nf > BON_FIELDS ? "more than " : "",
 			    nf > BON_FIELDS ? BON_FIELDS : nf, BON_FIELDS);
+	return 0;
+}
+
+/* The fields that say how the tests ran into pp. */
+static int bon_params(const char *name, char *const *f, struct bon_params *pp, char *err,
+		      size_t errlen)
+{
+	*pp = (struct bon_params){ .chunk = 8192, .seekers = 1 };
 	if (strcmp(f[3], "1") && *f[3])
 		return fail(name, err, errlen, "concurrency %s (bonnie++ -c): diskbench cannot "
 			    "tell one process's rate from the sum", f[3]);
-	if (*f[5] && parse_size(f[5], &size))
+	if (*f[5] && parse_size(f[5], &pp->size))
 		return fail(name, err, errlen, "file size \"%s\" is not a size", f[5]);
-	if (*f[6] && parse_size(f[6], &chunk))
+	if (*f[6] && parse_size(f[6], &pp->chunk))
 		return fail(name, err, errlen, "chunk size \"%s\" is not a size", f[6]);
-	if (*f[7] && !field_u64(f[7], &seeks))
+	if (*f[7] && !field_u64(f[7], &pp->seeks))
 		return fail(name, err, errlen, "seeks \"%s\" is not a count", f[7]);
-	if (*f[8] && !field_u64(f[8], &seekers))
+	if (*f[8] && !field_u64(f[8], &pp->seekers))
 		return fail(name, err, errlen, "seekers \"%s\" is not a count", f[8]);
-	if (*f[21] && !field_u64(f[21], &files_k))
+	if (*f[21] && !field_u64(f[21], &pp->files_k))
 		return fail(name, err, errlen, "files \"%s\" is not a count", f[21]);
+	return 0;
+}
 
-	r->tool_version = PACKAGE_VERSION;
-	snprintf(r->imported_from.tool, sizeof(r->imported_from.tool), "bonnie++");
-	snprintf(r->imported_from.version, sizeof(r->imported_from.version), "%s", f[1]);
-	snprintf(r->imported_from.file, sizeof(r->imported_from.file), "%s", name);
+/* The size, ops and window of test i, whose rate is rate, into t. */
+static int bon_amounts(const char *name, char *const *f, const struct bon_params *pp,
+		       unsigned i, double rate, struct test_result *t, char *err, size_t errlen)
+{
+	uint64_t v;
+	char bs[16];
+
+	format_size(pp->chunk, bs, sizeof(bs));
+	switch (tests[i].kind) {
+	case CHAR:
+	case BYTE:
+		if (!pp->size)
+			return fail(name, err, errlen, "%s: a rate but no file size",
+				    tests[i].workload);
+		t->bs = tests[i].kind == CHAR ? 1 : (uint32_t)pp->chunk;
+		t->bytes = pp->size;
+		t->ops = pp->size / t->bs;
+		/* K/sec, K = 1024 bytes: the window the rate took */
+		t->runtime_ns = (uint64_t)llround((double)pp->size / (rate * 1024) * 1e9);
+		if (tests[i].kind == CHAR)
+			snprintf(t->name, sizeof(t->name), "%s", t->workload);
+		else if (!strcmp(t->workload, "rewrite"))
+			snprintf(t->name, sizeof(t->name), "rewrite %s", bs);
+		else
+			snprintf(t->name, sizeof(t->name), "%s %s qd1", t->workload, bs);
+		break;
+	case SEEK:
+		if (!pp->seeks)
+			return fail(name, err, errlen, "seeks: a rate but no seek count");
+		t->bs = (uint32_t)pp->chunk;
+		t->jobs = (uint32_t)pp->seekers;
+		t->ops = pp->seeks;
+		t->bytes = pp->seeks * pp->chunk;
+		t->runtime_ns = (uint64_t)llround((double)pp->seeks / rate * 1e9);
+		snprintf(t->name, sizeof(t->name), "seeks %s qd1 j%u", bs, t->jobs);
+		break;
+	case FILES:
+		if (!pp->files_k)
+			return fail(name, err, errlen, "%s: a rate but no file count",
+				    tests[i].workload);
+		t->ops = pp->files_k * 1024;
+		t->params.nfiles = t->ops;
+		if (field_u64(f[22], &v))
+			t->params.file_max = v;
+		if (field_u64(f[23], &v))
+			t->params.file_min = v;
+		if (field_u64(f[24], &v))
+			t->params.ndirs = (uint32_t)v;
+		t->runtime_ns = (uint64_t)llround((double)t->ops / rate * 1e9);
+		snprintf(t->name, sizeof(t->name), "%s", t->workload);
+		break;
+	}
+	return 0;
+}
+
+/* Test i of the line into t: 0, 1 when the line has no figure for it
+ * (empty: not run; "+++++": too fast to time, named in a warning), or an
+ * error. */
+static int bon_test(const char *name, char *const *f, const struct bon_params *pp, unsigned i,
+		    struct run_result *r, struct test_result *t, char *err, size_t errlen)
+{
+	const char *rate_s = f[tests[i].field];
+	char msg[256], w[32], *end;
+	double rate;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (!*rate_s)
+		return 1;	/* not run (bonnie++ leaves it empty) */
+	if (strspn(rate_s, "+") == strlen(rate_s))
+		/* bonnie++'s "+++++": done in under 0.5 s, no figure */
+		return result_add_warning(r, "%s: %s: bonnie++ printed \"%s\" (too fast for it "
+					  "to time): no figure", name, tests[i].workload,
+					  rate_s) ? -ENOMEM : 1;
+	rate = strtod(rate_s, &end);
+	if (*end || !(rate > 0) || !isfinite(rate))
+		return fail(name, err, errlen, "%s: rate \"%s\" is not a number",
+			    tests[i].workload, rate_s);
+	t->workload = tests[i].workload;
+	t->engine = tests[i].engine;
+	t->is_write = tests[i].write;
+	t->random = tests[i].random;
+	t->qd = t->jobs = 1;
+	ret = bon_amounts(name, f, pp, i, rate, t, err, errlen);
+	if (ret)
+		return ret;
+	/* bonnie++'s %CPU is user + sys together, and its latency only
+	 * a maximum: neither fits, both are missing */
+	t->cpu_user_pct = t->cpu_sys_pct = t->usec_per_op = NAN;
+	t->lat = malloc(sizeof(*t->lat));
+	if (!t->lat)
+		return -ENOMEM;
+	hist_init(t->lat);
+	result_finish(t);
+	repeat_finish(t);
+	if (load_check_test(t, r->ntests, w, sizeof(w), msg, sizeof(msg)))
+		return fail(name, err, errlen, "%s: %s", t->workload, msg);
+	return 0;
+}
+
+int import_bonnie(const char *name, const char *buf, size_t len, struct run_result *r,
+		  char *err, size_t errlen)
+{
+	char line[4096], *f[BON_FIELDS + 1];
+	struct bon_params pp;
+	struct test_result t;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = bon_split(name, buf, len, line, sizeof(line), f, err, errlen);
+	if (!ret)
+		ret = bon_params(name, f, &pp, err, errlen);
+	if (ret)
+		return ret;
+	import_begin(r, "bonnie++", f[1], name, TARGET_DIR);
 	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", f[2]);
-	r->target.kind = TARGET_DIR;
-	r->target.rotational = r->target.write_cache = r->target.discard = -1;
-	r->target.io_poll = r->target.direct_io = r->target.loop_dio = -1;
-	r->target.backing_rotational = -1;
-	r->target.read_ahead_kb = r->target.nr_requests = r->target.max_sectors_kb = -1;
-
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		const char *rate_s = f[tests[i].field];
-		struct test_result t;
-		char bs[16];
-		double rate;
-		char *end;
-
-		if (!*rate_s)
-			continue;	/* not run (bonnie++ leaves it empty) */
-		if (strspn(rate_s, "+") == strlen(rate_s)) {
-			/* bonnie++'s "+++++": done in under 0.5 s, no figure */
-			if (result_add_warning(r, "%s: %s: bonnie++ printed \"%s\" (too fast for "
-					       "it to time): no figure", name, tests[i].workload,
-					       rate_s)) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			continue;
-		}
-		rate = strtod(rate_s, &end);
-		if (*end || !(rate > 0) || !isfinite(rate)) {
-			ret = fail(name, err, errlen, "%s: rate \"%s\" is not a number",
-				   tests[i].workload, rate_s);
+	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		ret = bon_test(name, f, &pp, i, r, &t, err, errlen);
+		ret = ret == 1 ? 0 : import_keep(r, &t, ret, name, err, errlen);
+		if (ret)
 			goto out;
-		}
-		memset(&t, 0, sizeof(t));
-		t.workload = tests[i].workload;
-		t.engine = tests[i].engine;
-		t.is_write = tests[i].write;
-		t.random = tests[i].random;
-		t.qd = t.jobs = 1;
-		format_size(chunk, bs, sizeof(bs));
-		switch (tests[i].kind) {
-		case CHAR:
-		case BYTE:
-			if (!size) {
-				ret = fail(name, err, errlen, "%s: a rate but no file size",
-					   tests[i].workload);
-				goto out;
-			}
-			t.bs = tests[i].kind == CHAR ? 1 : (uint32_t)chunk;
-			t.bytes = size;
-			t.ops = size / t.bs;
-			/* K/sec, K = 1024 bytes: the window the rate took */
-			t.runtime_ns = (uint64_t)llround((double)size / (rate * 1024) * 1e9);
-			if (tests[i].kind == CHAR)
-				snprintf(t.name, sizeof(t.name), "%s", t.workload);
-			else if (!strcmp(t.workload, "rewrite"))
-				snprintf(t.name, sizeof(t.name), "rewrite %s", bs);
-			else
-				snprintf(t.name, sizeof(t.name), "%s %s qd1", t.workload, bs);
-			break;
-		case SEEK:
-			if (!seeks) {
-				ret = fail(name, err, errlen, "seeks: a rate but no seek count");
-				goto out;
-			}
-			t.bs = (uint32_t)chunk;
-			t.jobs = (uint32_t)seekers;
-			t.ops = seeks;
-			t.bytes = seeks * chunk;
-			t.runtime_ns = (uint64_t)llround((double)seeks / rate * 1e9);
-			snprintf(t.name, sizeof(t.name), "seeks %s qd1 j%u", bs, t.jobs);
-			break;
-		case FILES:
-			if (!files_k) {
-				ret = fail(name, err, errlen, "%s: a rate but no file count",
-					   tests[i].workload);
-				goto out;
-			}
-			t.ops = files_k * 1024;
-			t.params.nfiles = t.ops;
-			if (field_u64(f[22], &v))
-				t.params.file_max = v;
-			if (field_u64(f[23], &v))
-				t.params.file_min = v;
-			if (field_u64(f[24], &v))
-				t.params.ndirs = (uint32_t)v;
-			t.runtime_ns = (uint64_t)llround((double)t.ops / rate * 1e9);
-			snprintf(t.name, sizeof(t.name), "%s", t.workload);
-			break;
-		}
-		/* bonnie++'s %CPU is user + sys together, and its latency only
-		 * a maximum: neither fits, both are missing */
-		t.cpu_user_pct = t.cpu_sys_pct = t.usec_per_op = NAN;
-		t.lat = malloc(sizeof(*t.lat));
-		if (!t.lat) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		hist_init(t.lat);
-		result_finish(&t);
-		repeat_finish(&t);
-		if (load_check_test(&t, r->ntests, w, sizeof(w), msg, sizeof(msg)))
-			ret = fail(name, err, errlen, "%s: %s", t.workload, msg);
-		if (!ret)
-			ret = result_add_test(r, &t);
-		if (ret) {
-			result_test_free(&t);
-			goto out;
-		}
 	}
 	if (!r->ntests && !r->nwarnings)
 		ret = fail(name, err, errlen, "a bonnie++ line with no test in it");
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", name);
-	if (ret) {
-		result_free(r);
-		memset(r, 0, sizeof(*r));
-	}
-	return ret;
+	return import_end(r, ret);
 }

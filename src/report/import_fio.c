@@ -13,6 +13,7 @@
 
 #include "annotate.h"
 #include "import.h"
+#include "import_int.h"
 #include "load_check.h"
 #include "parse.h"
 #include "repeat.h"
@@ -179,31 +180,18 @@ static bool fio_given(json_t *clat, struct test_result *t)
 	return true;
 }
 
-/* One fio job (one direction of it) into t. group: the job's figures are
- * fio's sum over its numjobs clones (group_reporting). */
-static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned idx,
-		   unsigned clone, bool group, struct test_result *t)
+/* Refuse a job whose workload diskbench cannot represent: an offset
+ * modifier, trim, mixed, zoned, verify-only, kb_base=1000, several block
+ * sizes. Sets *write and *random from its rw. */
+static int fio_refuse(struct fio *f, json_t *job, const char *jn, const char *rw, bool *write,
+		      bool *random)
 {
-	const char *jobname = json_string_value(json_object_get(job, "jobname"));
-	const char *rw, *s, *engine;
-	char jn[40], msg[256], w[32];
-	bool write = false, random = false;
-	uint64_t bs, v, numjobs = 1;
-	json_t *dir, *clat;
-	int64_t ops, bytes, ms;
-	double usr, sys;
+	const char *s;
 
-	snprintf(jn, sizeof(jn), "%s", jobname ? jobname : "?");
-	memset(t, 0, sizeof(*t));
-	rw = opt(f, job, "rw");
-	if (!rw)
-		rw = opt(f, job, "readwrite");
-	if (!rw)
-		rw = "read";	/* fio's default */
 	if (strchr(rw, ':'))
 		return fail(f, "job \"%s\": rw=%s has an offset modifier, a pattern diskbench "
 			    "cannot represent", jn, rw);
-	if (fio_rw(f, jn, rw, &write, &random))
+	if (fio_rw(f, jn, rw, write, random))
 		return -EINVAL;
 	if ((s = opt(f, job, "zonemode")) && strcmp(s, "none"))
 		return fail(f, "job \"%s\": zonemode=%s, a zoned workload diskbench cannot "
@@ -215,10 +203,29 @@ static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned id
 	if (opt(f, job, "bssplit") || opt(f, job, "bsrange") || opt(f, job, "blocksize_range"))
 		return fail(f, "job \"%s\": several block sizes (bssplit/bsrange), which "
 			    "diskbench keeps as one test each", jn);
+	return 0;
+}
+
+/* How the job ran into t: its workload, bs, iodepth, jobs (group: fio's
+ * figures are the sum over its numjobs clones, group_reporting), engine,
+ * O_DIRECT and name. */
+static int fio_method(struct fio *f, struct run_result *r, json_t *job, const char *jn,
+		      unsigned clone, bool group, struct test_result *t)
+{
+	bool write = false, random = false;
+	uint64_t bs = 4096, v, numjobs = 1;	/* fio's default bs */
+	const char *rw, *s, *engine;
+
+	rw = opt(f, job, "rw");
+	if (!rw)
+		rw = opt(f, job, "readwrite");
+	if (!rw)
+		rw = "read";	/* fio's default */
+	if (fio_refuse(f, job, jn, rw, &write, &random))
+		return -EINVAL;
 	s = opt(f, job, "bs");
 	if (!s)
 		s = opt(f, job, "blocksize");
-	bs = 4096;	/* fio's default */
 	if (s && fio_size(f, jn, "bs", s, write, &bs))
 		return -EINVAL;
 	t->bs = (uint32_t)bs;
@@ -242,37 +249,52 @@ static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned id
 		snprintf(t->name, sizeof(t->name), "%.40s.%u:%s", jn, clone, rw);
 	else
 		snprintf(t->name, sizeof(t->name), "%.40s:%s", jn, rw);
-	if (!t->engine)
-		return -ENOMEM;
+	return t->engine ? 0 : -ENOMEM;
+}
 
-	dir = json_object_get(job, write ? "write" : "read");
-	ops = num(dir, "total_ios");
-	bytes = num(dir, "io_bytes");
-	ms = num(dir, "runtime");
+/* The job's latency into t: json+'s histogram, else fio's own figures
+ * (warned of once per file). */
+static int fio_latency(struct fio *f, struct run_result *r, json_t *dir, struct test_result *t)
+{
+	json_t *clat = json_object_get(dir, "clat_ns");
+
+	t->lat = malloc(sizeof(*t->lat));
+	if (!t->lat)
+		return -ENOMEM;
+	if (fio_bins(clat, t->lat) || !fio_given(clat, t) || f->no_bins_warned)
+		return 0;
+	f->no_bins_warned = true;
+	if (result_add_warning(r, "%s: fio's --output-format=json has no latency "
+			       "histogram: %s", f->name, t->lat_pct_given ?
+			       "the percentiles are fio's own, at its points (p25, p75 "
+			       "and p99.999 missing; json+ has them all)" :
+			       "latency is shown as missing (json+ has it)"))
+		return -ENOMEM;
+	return 0;
+}
+
+/* What the job measured, in its direction, into t. */
+static int fio_figures(struct fio *f, struct run_result *r, json_t *job, const char *jn,
+		       struct test_result *t)
+{
+	const char *what = t->is_write ? "write" : "read";
+	json_t *dir = json_object_get(job, what);
+	int64_t ops = num(dir, "total_ios"), bytes = num(dir, "io_bytes");
+	int64_t ms = num(dir, "runtime");
+	double usr, sys;
+
 	if (ops < 0 || bytes < 0 || ms < 0)
 		return fail(f, "job \"%s\": no \"%s\" figures (total_ios, io_bytes, runtime)",
-			    jn, write ? "write" : "read");
+			    jn, what);
 	if (!ops || !ms)
-		return fail(f, "job \"%s\": did no %s I/O", jn, write ? "write" : "read");
+		return fail(f, "job \"%s\": did no %s I/O", jn, what);
 	t->ops = (uint64_t)ops;
 	t->bytes = (uint64_t)bytes;
 	t->runtime_ns = (uint64_t)ms * 1000000u;	/* fio's runtime is in ms */
 	t->errors = 0;
 	t->first_errno = num(job, "error") > 0 ? (int)num(job, "error") : 0;
-
-	t->lat = malloc(sizeof(*t->lat));
-	if (!t->lat)
+	if (fio_latency(f, r, dir, t))
 		return -ENOMEM;
-	clat = json_object_get(dir, "clat_ns");
-	if (!fio_bins(clat, t->lat) && fio_given(clat, t) && !f->no_bins_warned) {
-		f->no_bins_warned = true;
-		if (result_add_warning(r, "%s: fio's --output-format=json has no latency "
-				       "histogram: %s", f->name, t->lat_pct_given ?
-				       "the percentiles are fio's own, at its points (p25, p75 "
-				       "and p99.999 missing; json+ has them all)" :
-				       "latency is shown as missing (json+ has it)"))
-			return -ENOMEM;
-	}
 	/* fio's CPU figures are one job's; a group's are not a sum of ours */
 	usr = json_number_value(json_object_get(job, "usr_cpu"));
 	sys = json_number_value(json_object_get(job, "sys_cpu"));
@@ -285,6 +307,25 @@ static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned id
 		t->cpu_user_pct = t->cpu_sys_pct = t->usec_per_op = NAN;
 	}
 	t->cpu_job_max_pct = 0;
+	return 0;
+}
+
+/* One fio job (one direction of it) into t. group: the job's figures are
+ * fio's sum over its numjobs clones (group_reporting). */
+static int fio_job(struct fio *f, struct run_result *r, json_t *job, unsigned idx,
+		   unsigned clone, bool group, struct test_result *t)
+{
+	const char *jobname = json_string_value(json_object_get(job, "jobname"));
+	char jn[40], msg[256], w[32];
+	int ret;
+
+	snprintf(jn, sizeof(jn), "%s", jobname ? jobname : "?");
+	memset(t, 0, sizeof(*t));
+	ret = fio_method(f, r, job, jn, clone, group, t);
+	if (!ret)
+		ret = fio_figures(f, r, job, jn, t);
+	if (ret)
+		return ret;
 	result_finish(t);
 	repeat_finish(t);
 	if (load_check_test(t, idx, w, sizeof(w), msg, sizeof(msg)))
@@ -391,11 +432,8 @@ int import_fio(const char *name, const char *buf, size_t len, struct run_result 
 		ret = fail(&f, "a fio document with no jobs");
 		goto out;
 	}
-	r->tool_version = PACKAGE_VERSION;
-	snprintf(r->imported_from.tool, sizeof(r->imported_from.tool), "fio");
-	snprintf(r->imported_from.version, sizeof(r->imported_from.version), "%s",
-		 json_string_value(json_object_get(f.doc, "fio version")));
-	snprintf(r->imported_from.file, sizeof(r->imported_from.file), "%s", name);
+	import_begin(r, "fio", json_string_value(json_object_get(f.doc, "fio version")), name,
+		     TARGET_FILE);
 	if (num(f.doc, "timestamp") >= 0) {
 		time_t ts = (time_t)num(f.doc, "timestamp");
 		struct tm tm;
@@ -403,11 +441,6 @@ int import_fio(const char *name, const char *buf, size_t len, struct run_result 
 		if (gmtime_r(&ts, &tm))
 			strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
-	r->target.kind = TARGET_FILE;
-	r->target.rotational = r->target.write_cache = r->target.discard = -1;
-	r->target.io_poll = r->target.direct_io = r->target.loop_dio = -1;
-	r->target.backing_rotational = -1;
-	r->target.read_ahead_kb = r->target.nr_requests = r->target.max_sectors_kb = -1;
 	if (ndocs > 1 && result_add_warning(r, "%s: %u fio documents (--status-interval): the "
 					    "last, fio's final figures, is the one imported",
 					    name, ndocs)) {
@@ -424,14 +457,9 @@ int import_fio(const char *name, const char *buf, size_t len, struct run_result 
 			fname = opt(&f, job, "filename");
 		ret = fio_job(&f, r, job, (unsigned)i, n > 1 ? clone_no(jobs, i) : 0,
 			      n == 1 && numjobs > 1, &t);
-		if (!ret)
-			ret = result_add_test(r, &t);
-		if (ret) {
-			result_test_free(&t);
-			if (ret == -ENOMEM)
-				snprintf(err, errlen, "%s: out of memory", name);
+		ret = import_keep(r, &t, ret, name, err, errlen);
+		if (ret)
 			goto out;
-		}
 	}
 	if (fname) {
 		snprintf(r->target.path, sizeof(r->target.path), "%s", fname);
@@ -441,9 +469,5 @@ int import_fio(const char *name, const char *buf, size_t len, struct run_result 
 	ret = 0;
 out:
 	json_decref(f.doc);
-	if (ret) {
-		result_free(r);
-		memset(r, 0, sizeof(*r));
-	}
-	return ret;
+	return import_end(r, ret);
 }

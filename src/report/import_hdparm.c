@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "import_int.h"
 #include "load_check.h"
 #include "repeat.h"
 
@@ -109,14 +110,7 @@ int import_hdparm(const char *name, const char *buf, size_t len, struct run_resu
 	int ln = 0, ret = 0;
 
 	memset(r, 0, sizeof(*r));
-	r->tool_version = PACKAGE_VERSION;
-	snprintf(r->imported_from.tool, sizeof(r->imported_from.tool), "hdparm");
-	snprintf(r->imported_from.file, sizeof(r->imported_from.file), "%s", name);
-	r->target.kind = TARGET_BLOCK;
-	r->target.rotational = r->target.write_cache = r->target.discard = -1;
-	r->target.io_poll = r->target.direct_io = r->target.loop_dio = -1;
-	r->target.backing_rotational = -1;
-	r->target.read_ahead_kb = r->target.nr_requests = r->target.max_sectors_kb = -1;
+	import_begin(r, "hdparm", "", name, TARGET_BLOCK);	/* hdparm names no version */
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 
@@ -141,21 +135,12 @@ int import_hdparm(const char *name, const char *buf, size_t len, struct run_resu
 		ret = timing(name, err, errlen, ln, line, &t);
 		if (!ret && load_check_test(&t, r->ntests, w, sizeof(w), msg, sizeof(msg)))
 			ret = fail(name, err, errlen, ln, "%s", msg);
-		if (!ret)
-			ret = result_add_test(r, &t);
-		if (ret) {
-			result_test_free(&t);
-			if (ret == -ENOMEM)
-				snprintf(err, errlen, "%s: out of memory", name);
+		ret = import_keep(r, &t, ret, name, err, errlen);
+		if (ret)
 			goto out;
-		}
 	}
 	if (!r->ntests)
 		ret = fail(name, err, errlen, ln, "no hdparm -t/-T timing line in it");
 out:
-	if (ret) {
-		result_free(r);
-		memset(r, 0, sizeof(*r));
-	}
-	return ret;
+	return import_end(r, ret);
 }
