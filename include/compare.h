@@ -208,6 +208,15 @@ int compare_build(struct compare *c, const struct run_result *results,
 		  const char *const *files, unsigned n, const struct compare_opts *o);
 void compare_free(struct compare *c);
 
+/*
+ * Is the drive itself another one: the model or the serial, known on both
+ * sides, differs (an SSD upgrade, a result from another machine)? Then
+ * words gets "different drive: MODEL (serial S) -> MODEL (serial S)",
+ * else "". Pure: the renderers ask it of c->base and each pair's after.
+ */
+bool compare_drive_changed(const struct run_result *before, const struct run_result *after,
+			   char *words, size_t len);
+
 /* The text report (fits 100 columns) and the JSON document, schema
  * "diskbench-compare/1" (README.md: Comparing results). 0 or -errno. */
 int report_compare_text(FILE *f, const struct compare *c);

@@ -89,6 +89,11 @@ struct target_info {
 	 * separated ("loop3 loop4"); device is the first of them and the
 	 * device counters are their sum. "" for one device or another fs. */
 	char members[128];
+	/* The drive's firmware revision (NVMe device/firmware_rev, SCSI and
+	 * ATA device/rev) and its world-wide name as sysfs spells it
+	 * ("eui.0025388b...", "naa.5000c500..."); "" when sysfs has none. */
+	char firmware[64];
+	char wwn[128];
 };
 
 /*

@@ -105,8 +105,11 @@ static void json_extreme(struct jw *w, const char *key, const struct compare_pai
 	jw_close(w, '}');
 }
 
-static void json_pair(struct jw *w, const struct compare_pair *p)
+static void json_pair(struct jw *w, const struct compare *c, const struct compare_pair *p)
 {
+	char drive[768];
+	bool changed = compare_drive_changed(c->base, p->after, drive, sizeof(drive));
+
 	unsigned i;
 
 	jw_open(w, NULL, '{', false);
@@ -118,6 +121,12 @@ static void json_pair(struct jw *w, const struct compare_pair *p)
 	jw_close(w, ']');
 	json_names(w, "only_in_baseline", p->only_before, p->nonly_before);
 	json_names(w, "only_in_this", p->only_after, p->nonly_after);
+	/* the model or serial differs: another drive (compare_drive_changed) */
+	jw_bool(w, "drive_changed", changed);
+	if (changed)
+		jw_field(w, "drive", drive);
+	else
+		jw_null(w, "drive");
 	jw_open(w, "differences", '[', false);
 	for (i = 0; i < p->ndiffs; i++) {
 		jw_open(w, NULL, '{', true);
@@ -188,7 +197,7 @@ int report_compare_json(FILE *f, const struct compare *c)
 	jw_close(&w, '}');
 	jw_open(&w, "compared", '[', false);
 	for (i = 0; i < c->npairs; i++)
-		json_pair(&w, &c->pairs[i]);
+		json_pair(&w, c, &c->pairs[i]);
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	jw_putc(&w, '\n');

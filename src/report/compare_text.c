@@ -193,7 +193,7 @@ static void text_only(struct textw *o, const char *what, const struct test_resul
 static void text_pair(struct textw *o, const struct compare *c, const struct compare_pair *p)
 {
 	const struct compare_diff *d;
-	char w[32], bst[32], name[32];
+	char w[32], bst[32], name[32], drive[768];
 	unsigned i;
 
 	textw_raw(o, "%s", "");
@@ -206,6 +206,8 @@ static void text_pair(struct textw *o, const struct compare *c, const struct com
 		textw_raw(o, "Settings, target and host: the same.");
 	} else {
 		textw_raw(o, "What differs (before -> after):");
+		if (compare_drive_changed(c->base, p->after, drive, sizeof(drive)))
+			textw_raw(o, "  %s", drive);
 		for (i = 0; i < p->ndiffs; i++) {
 			d = &p->diffs[i];
 			textw_raw(o, "  %-26s %s -> %s", d->key,

@@ -389,8 +389,15 @@ static void pair_overlays(struct svg *w, const struct compare *c, const struct c
 		   "the I/Os changed.</figcaption>\n</figure>\n");
 }
 
-static void pair_diffs(struct svg *w, const struct compare_pair *p)
+static void pair_diffs(struct svg *w, const struct compare *c, const struct compare_pair *p)
 {
+	char drive[768];
+
+	if (compare_drive_changed(c->base, p->after, drive, sizeof(drive))) {
+		svg_printf(w, "<p class=\"drive\"><strong>");
+		svg_esc(w, drive, strlen(drive));
+		svg_printf(w, "</strong></p>\n");
+	}
 	if (!p->ndiffs) {
 		svg_printf(w, "<p>Settings, target and host: the same.</p>\n");
 		return;
@@ -438,7 +445,7 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 	svg_printf(w, "</h2>\n<p class=\"words\">");
 	svg_esc(w, p->words, sizeof(p->words));
 	svg_printf(w, "</p>\n");
-	pair_diffs(w, p);
+	pair_diffs(w, c, p);
 	if (p->ntests) {
 		svg_printf(w, "<figure>\n<div class=\"charts single\">\n");
 		ratio_plot(w, c, p, pi, CMP_IOPS);

@@ -108,6 +108,9 @@ static void facts_target(struct svg *w, const struct target_info *t)
 	FACT_ARR(w, "model", "target.model", t->model);
 	FACT_ARR(w, "vendor", "target.vendor", t->vendor);
 	FACT_ARR(w, "serial", "target.serial", t->serial);
+	FACT_ARR(w, "firmware", "target.firmware", t->firmware);
+	FACT_ARR(w, "WWN", "target.wwn", t->wwn);
+	FACT_ARR(w, "transport", "target.transport", t->transport);
 	if (t->size_bytes)
 		fact_bytes(w, "size", "target.size_bytes", t->size_bytes);
 	html_facts_close(w);

@@ -155,6 +155,8 @@ static void info_device(struct textw *w, const struct target_info *t)
 	iw_line(w, "model:", "%s", or_unknown(t->model));
 	iw_line(w, "vendor:", "%s", or_unknown(t->vendor));
 	iw_line(w, "serial:", "%s", or_unknown(t->serial));
+	iw_line(w, "firmware:", "%s", or_unknown(t->firmware));
+	iw_line(w, "WWN:", "%s", or_unknown(t->wwn));
 	iw_line(w, "block size:", "logical %" PRIu32 ", physical %" PRIu32 " bytes",
 		t->logical_block_size, t->physical_block_size);
 	if (t->loop_dio >= 0 && t->backing_disk[0])

@@ -60,6 +60,8 @@ const struct sfield schema_target[] = {
 	{ "model", SF_STR, ARR(T, model) },
 	{ "vendor", SF_STR, ARR(T, vendor) },
 	{ "serial", SF_STR, ARR(T, serial) },
+	{ "firmware", SF_STR, ARR(T, firmware), .since = "HEALTH1" },
+	{ "wwn", SF_STR, ARR(T, wwn), .since = "HEALTH1" },
 	{ "size_bytes", SF_U64, AT(T, size_bytes) },
 	{ "fs_type", SF_STR, ARR(T, fs_type) },
 	{ "mount_options", SF_STR, ARR(T, mount_options) },

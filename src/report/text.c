@@ -53,6 +53,24 @@ static const char *fmt_rate(double bytes_per_sec, char *buf, size_t len)
 
 /* ---- header ----------------------------------------------------------------- */
 
+/* The drive's identity beyond its model, when sysfs gave any: what tells
+ * one drive of a model from another (a before/after upgrade). */
+static void text_drive(struct textw *w, const struct target_info *t)
+{
+	if (!t->serial[0] && !t->firmware[0] && !t->wwn[0] && !t->transport[0])
+		return;
+	textw_start(w, "drive:    ");
+	if (t->serial[0])
+		textw_itemf(w, ", ", "serial %.*s", FLD(t->serial));
+	if (t->firmware[0])
+		textw_itemf(w, ", ", "firmware %.*s", FLD(t->firmware));
+	if (t->wwn[0])
+		textw_itemf(w, ", ", "WWN %.*s", FLD(t->wwn));
+	if (t->transport[0])
+		textw_itemf(w, ", ", "transport %.*s", FLD(t->transport));
+	textw_nl(w);
+}
+
 /* The target's line, its stack, flags and cgroup limit. */
 static void text_target(struct textw *w, const struct target_info *t)
 {
@@ -97,6 +115,7 @@ static void text_target(struct textw *w, const struct target_info *t)
 		textw_itemf(w, ", ", "logical/physical block %" PRIu32 "/%" PRIu32,
 			    t->logical_block_size, t->physical_block_size);
 	textw_nl(w);
+	text_drive(w, t);
 	/* Encryption, copy-on-write, RAID: numbers from a different stack are
 	 * not comparable, so say so where the numbers are. */
 	if (t->stack[0])

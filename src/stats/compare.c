@@ -174,6 +174,9 @@ static int diff_results(struct compare_pair *p, const struct run_result *b,
 	DSTR("target.kind_detail", tb->kind_detail, ta->kind_detail);
 	DSTR("target.device", tb->device, ta->device);
 	DSTR("target.model", tb->model, ta->model);
+	DSTR("target.serial", tb->serial, ta->serial);
+	DSTR("target.firmware", tb->firmware, ta->firmware);
+	DSTR("target.wwn", tb->wwn, ta->wwn);
 	DINT("target.size_bytes", (long long)tb->size_bytes, (long long)ta->size_bytes);
 	DSTR("target.fs_type", tb->fs_type, ta->fs_type);
 	DSTR("target.mount_options", tb->mount_options, ta->mount_options);

@@ -242,6 +242,8 @@ static void probe_queue(struct target_info *t)
 	static const char *const serial_attrs[] = {
 		"device/serial", "serial", "device/wwid", "wwid",
 	};
+	static const char *const fw_attrs[] = { "device/firmware_rev", "device/rev" };
+	static const char *const wwn_attrs[] = { "wwid", "device/wwid" };
 	char sys[128], buf[256];
 	long long v;
 	size_t i;
@@ -279,6 +281,13 @@ static void probe_queue(struct target_info *t)
 	for (i = 0; i < sizeof(serial_attrs) / sizeof(serial_attrs[0]); i++)
 		if (!sysfs_read(t->serial, sizeof(t->serial), "%s/%s", sys, serial_attrs[i]) &&
 		    t->serial[0])
+			break;
+	for (i = 0; i < sizeof(fw_attrs) / sizeof(fw_attrs[0]); i++)
+		if (!sysfs_read(t->firmware, sizeof(t->firmware), "%s/%s", sys, fw_attrs[i]) &&
+		    t->firmware[0])
+			break;
+	for (i = 0; i < sizeof(wwn_attrs) / sizeof(wwn_attrs[0]); i++)
+		if (!sysfs_read(t->wwn, sizeof(t->wwn), "%s/%s", sys, wwn_attrs[i]) && t->wwn[0])
 			break;
 	v = read_num(0, sys, "queue/logical_block_size");
 	if (v > 0)
