@@ -208,39 +208,123 @@ static int sweep_values(struct tune_ctx *c, enum tune_knob k, const char *list,
 	return EXIT_OK;
 }
 
+/* Knob k's list of values: the one given, or with none given (given
+ * false) the default sweeps' (the scheduler's, when the disk offers more
+ * than one, and the readahead's); NULL: not swept. A default sweep left
+ * out because another knob was named is noted in the result, with how to
+ * add it. */
+static const char *sweep_list(struct tune_ctx *c, unsigned k, bool given)
+{
+	const struct tune_queue *q = &c->r.queue;
+
+	if (!given && k == KNOB_SCHEDULER) {
+		if (!strchr(q->schedulers, ' ')) {
+			tune_warn(&c->r, "%s offers only the scheduler \"%s\": nothing to sweep "
+				  "there", q->disk, q->value[KNOB_SCHEDULER]);
+			return NULL;
+		}
+		return q->schedulers;
+	}
+	if (!given && k == KNOB_READ_AHEAD)
+		return DEFAULT_READ_AHEAD;
+	if (given && !c->a.lists[k] && k == KNOB_SCHEDULER && strchr(q->schedulers, ' '))
+		c->r.skipped[k] = q->schedulers;
+	if (given && !c->a.lists[k] && k == KNOB_READ_AHEAD)
+		c->r.skipped[k] = DEFAULT_READ_AHEAD;
+	return c->a.lists[k];
+}
+
+/* Knob k's workload into c->prof[k]: its own profile, or the user's
+ * (--workload a profile), or tests of its own profile (--workload tests,
+ * set in cli). *wl: the name said in errors. EXIT_OK, or the exit status
+ * after saying why. */
+static int sweep_profile(struct tune_ctx *c, unsigned k, struct settings *cli, const char **wl)
+{
+	const char *given = c->a.workload;
+	char err[768];
+	int ret;
+
+	*wl = k == KNOB_READ_AHEAD ? "tune-readahead" : "tune-scheduler";
+	if (given && (profile_is_path(given) ||
+		      !profile_load(&c->prof[k], given, err, sizeof(err)))) {
+		/* a profile: by name (loaded above) or by path */
+		*wl = given;
+		if (profile_is_path(given)) {
+			ret = cli_load_profile(given, &c->prof[k]);
+			if (ret != EXIT_OK)
+				return ret;
+		}
+	} else {
+		/* tests, with the settings of the knob's own profile */
+		if (given && opts_set(cli, "test", given, OPTS_CLI, err, sizeof(err))) {
+			cli_error("--workload: %s", err);
+			return EXIT_USAGE;
+		}
+		ret = cli_load_profile(*wl, &c->prof[k]);
+		if (ret != EXIT_OK)
+			return ret;
+	}
+	c->prof_loaded[k] = true;
+	return EXIT_OK;
+}
+
+/* Sweep s (the i-th, of knob k) planned: its workload's tests and their
+ * names, what it will cost in trials. EXIT_OK, or the exit status after
+ * saying why. */
+static int sweep_plan(struct tune_ctx *c, unsigned i, unsigned k, struct tune_sweep *s)
+{
+	struct settings cli = c->cli;
+	struct plan *p = &c->plans[i];
+	struct plan_in in;
+	char err[768];
+	const char *wl;
+	int ret;
+
+	ret = sweep_profile(c, k, &cli, &wl);
+	if (ret != EXIT_OK)
+		return ret;
+	snprintf(s->workload, sizeof(s->workload), "%s", c->prof[k].name);
+	c->run[k] = c->prof[k].s;
+	opts_override(&c->run[k], &cli);
+	in = (struct plan_in){ .prof = &c->prof[k], .cli = &cli, .run = &c->run[k],
+			       .e = c->e, .ti = &c->ti, .writes = &c->writes };
+	ret = plan_build(p, &in, err, sizeof(err));
+	if (ret) {
+		cli_error("%s (the %s sweep's workload %s)", err, tune_knob_option(k), wl);
+		return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
+	}
+	s->ntests = p->n;
+	if (s->ntests > TUNE_MAX_TESTS) {
+		cli_error("the %s sweep's workload has %u tests (at most %d)",
+			  tune_knob_option(k), s->ntests, TUNE_MAX_TESTS);
+		return EXIT_USAGE;
+	}
+	for (unsigned t = 0; t < s->ntests; t++) {
+		/* both 64 bytes, terminated (memcpy: snprintf within one
+		 * object is a -Wrestrict error to some compilers) */
+		_Static_assert(sizeof(s->tests[t]) == sizeof(c->plans[0].names[t]),
+			       "test name sizes");
+		memcpy(s->tests[t], p->names[t], sizeof(s->tests[t]));
+		s->random[t] = p->specs[t].wl->pattern == WL_RAND;
+	}
+	s->planned = (c->a.blocks * s->nconfig + 2) * s->ntests;
+	s->max_blocks = s->nblocks_run = c->a.blocks;
+	return EXIT_OK;
+}
+
 /* The knobs to sweep, their values and their workloads' plans. */
 static int plan_sweeps(struct tune_ctx *c)
 {
 	const struct tune_queue *q = &c->r.queue;
 	bool given = false;
-	char err[768];
 	int ret;
 
 	for (unsigned k = 0; k < KNOB_COUNT; k++)
 		given |= c->a.lists[k] != NULL;
 	for (unsigned k = 0; k < KNOB_COUNT; k++) {
-		const char *list = c->a.lists[k];
+		const char *list = sweep_list(c, k, given);
 		struct tune_sweep *s = &c->r.sweeps[c->r.nsweeps];
-		struct settings cli = c->cli;
-		struct plan_in in;
-		const char *wl;
 
-		if (!given && k == KNOB_SCHEDULER) {
-			if (!strchr(q->schedulers, ' ')) {
-				tune_warn(&c->r, "%s offers only the scheduler \"%s\": nothing to sweep "
-					  "there", q->disk, q->value[KNOB_SCHEDULER]);
-				continue;
-			}
-			list = q->schedulers;
-		} else if (!given && k == KNOB_READ_AHEAD) {
-			list = DEFAULT_READ_AHEAD;
-		}
-		/* a default sweep left out because another knob was named:
-		 * the report says so, and how to add it */
-		if (given && !list && k == KNOB_SCHEDULER && strchr(q->schedulers, ' '))
-			c->r.skipped[k] = q->schedulers;
-		if (given && !list && k == KNOB_READ_AHEAD)
-			c->r.skipped[k] = DEFAULT_READ_AHEAD;
 		if (!list)
 			continue;
 		if (!q->have[k]) {
@@ -258,56 +342,9 @@ static int plan_sweeps(struct tune_ctx *c)
 				  tune_min_blocks(s->nconfig));
 			return EXIT_USAGE;
 		}
-		/* Each knob's own workload, or the user's: a profile, or tests
-		 * of the knob's profile. */
-		wl = k == KNOB_READ_AHEAD ? "tune-readahead" : "tune-scheduler";
-		if (c->a.workload && (profile_is_path(c->a.workload) ||
-				      !profile_load(&c->prof[k], c->a.workload, err, sizeof(err)))) {
-			/* a profile: by name (loaded above) or by path */
-			wl = c->a.workload;
-			if (profile_is_path(wl)) {
-				ret = cli_load_profile(wl, &c->prof[k]);
-				if (ret != EXIT_OK)
-					return ret;
-			}
-		} else {
-			/* tests, with the settings of the knob's own profile */
-			if (c->a.workload &&
-			    opts_set(&cli, "test", c->a.workload, OPTS_CLI, err, sizeof(err))) {
-				cli_error("--workload: %s", err);
-				return EXIT_USAGE;
-			}
-			ret = cli_load_profile(wl, &c->prof[k]);
-			if (ret != EXIT_OK)
-				return ret;
-		}
-		c->prof_loaded[k] = true;
-		snprintf(s->workload, sizeof(s->workload), "%s", c->prof[k].name);
-		c->run[k] = c->prof[k].s;
-		opts_override(&c->run[k], &cli);
-		in = (struct plan_in){ .prof = &c->prof[k], .cli = &cli, .run = &c->run[k],
-				       .e = c->e, .ti = &c->ti, .writes = &c->writes };
-		ret = plan_build(&c->plans[c->r.nsweeps], &in, err, sizeof(err));
-		if (ret) {
-			cli_error("%s (the %s sweep's workload %s)", err, tune_knob_option(k), wl);
-			return ret == -EPERM || ret == -ENOSPC ? EXIT_REFUSED : EXIT_USAGE;
-		}
-		s->ntests = c->plans[c->r.nsweeps].n;
-		if (s->ntests > TUNE_MAX_TESTS) {
-			cli_error("the %s sweep's workload has %u tests (at most %d)",
-				  tune_knob_option(k), s->ntests, TUNE_MAX_TESTS);
-			return EXIT_USAGE;
-		}
-		for (unsigned t = 0; t < s->ntests; t++) {
-			/* both 64 bytes, terminated (memcpy: snprintf within one
-			 * object is a -Wrestrict error to some compilers) */
-			_Static_assert(sizeof(s->tests[t]) == sizeof(c->plans[0].names[t]),
-				       "test name sizes");
-			memcpy(s->tests[t], c->plans[c->r.nsweeps].names[t], sizeof(s->tests[t]));
-			s->random[t] = c->plans[c->r.nsweeps].specs[t].wl->pattern == WL_RAND;
-		}
-		s->planned = (c->a.blocks * s->nconfig + 2) * s->ntests;
-		s->max_blocks = s->nblocks_run = c->a.blocks;
+		ret = sweep_plan(c, c->r.nsweeps, k, s);
+		if (ret)
+			return ret;
 		c->r.nsweeps++;
 	}
 	if (!c->r.nsweeps) {

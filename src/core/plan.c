@@ -229,6 +229,141 @@ static struct wl_params plan_params(const struct settings *s)
 	};
 }
 
+/* Whether w can run here at all: 1 when it is left out (the reason noted
+ * in the plan), 0 when it runs, -EPERM (a --test write refused, message in
+ * err). */
+static int left_out(struct plan *p, const struct plan_in *in, const struct workload *w,
+		    char *err, size_t errlen)
+{
+	const struct target_info *ti = in->ti;
+
+	if (wl_writes(w) && !in->writes->allowed) {
+		if (opts_given(in->cli, "test")) {
+			snprintf(err, errlen, "refusing to write to %s (%s): %s", ti->path,
+				 w->name, in->writes->reason);
+			return -EPERM;
+		}
+		note_skip(p, w, PLAN_SKIP_WRITES);
+		return 1;
+	}
+	if (w->needs_fs && ti->kind != TARGET_DIR) {
+		note_skip(p, w, PLAN_SKIP_NEEDS_FS);
+		return 1;
+	}
+	if (w->kind == WL_OPS && (in->e->flags & ENGINE_F_NO_IO)) {
+		note_skip(p, w, PLAN_SKIP_OWN_IO);
+		return 1;
+	}
+	return 0;
+}
+
+/* O_DIRECT for w under gs into *direct: the user's choice (command line or
+ * profile), else the workload's policy (hdparm's reads are buffered), else
+ * the default; then what the engine demands. 0, or -EINVAL (message in err). */
+static int pick_direct(const struct settings *gs, const struct profile_group *g,
+		       const struct workload *w, const struct engine_ops *e, int *direct,
+		       char *err, size_t errlen)
+{
+	bool ops = w->kind == WL_OPS;
+	bool explicit_io = opts_given(gs, "direct") || opts_given(gs, "buffered");
+
+	*direct = gs->direct;
+	if (!explicit_io && w->force_direct >= 0)
+		*direct = w->force_direct;
+	if (!ops && !*direct && (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
+		snprintf(err, errlen, "%s%s%s: buffered I/O, which the %s engine cannot do (it "
+			 "only works with O_DIRECT; use --engine io_uring or sync)",
+			 g ? "[" : "", g ? g->name : "", g ? "] " : "", e->name);
+		return -EINVAL;
+	}
+	if (!ops && (e->flags & ENGINE_F_FORCE_DIRECT))
+		*direct = 1;
+	return 0;
+}
+
+/* Can block size bs run w over a working set of ws bytes? 0, or -EINVAL
+ * (message in err). */
+static int check_bs(const struct settings *gs, const struct target_info *ti,
+		    const struct workload *w, int direct, uint64_t bs, uint64_t ws,
+		    char *err, size_t errlen)
+{
+	if (direct && bs % ti->logical_block_size) {
+		snprintf(err, errlen,
+			 "--bs: %" PRIu64 " is not a multiple of the target's "
+			 "logical block size (%u bytes), which O_DIRECT requires",
+			 bs, ti->logical_block_size);
+		return -EINVAL;
+	}
+	if (gs->verify && wl_verifiable(w) && !verify_unit((uint32_t)bs)) {
+		snprintf(err, errlen, "--verify: --bs %" PRIu64 " is not a multiple of 512 "
+			 "bytes, the smallest block it can stamp", bs);
+		return -EINVAL;
+	}
+	if (bs > ws) {
+		snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
+			 "set (%" PRIu64 " bytes)", bs, ws);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The test of w at block size bs and queue depth qd, as gs sets it. */
+static struct test_spec make_spec(const struct plan_in *in, const struct settings *gs,
+				  const struct workload *w, int direct, uint64_t bs, uint64_t qd,
+				  uint64_t size)
+{
+	struct test_spec t = {
+		.wl = w,
+		.engine = in->e,
+		.bs = (uint32_t)bs,
+		.qd = (uint32_t)qd,
+		.jobs = (uint32_t)gs->jobs,
+		.procs = gs->jobs > 1 && !in->run->thread,
+		.direct = direct,
+		.runtime_ns = gs->runtime_ns,
+		.ramp_ns = gs->ramp_ns,
+		.settle_ns = gs->settle_ns,
+		.interval_ns = gs->interval_ns,
+		.size = size,
+		.passes = w->passes,
+		.seed = gs->seed,
+		.zero_data = gs->data && !strcmp(gs->data, "zero"),
+		.hipri = in->run->hipri,
+		.verify = gs->verify && wl_verifiable(w),
+		.stamp = gs->verify && wl_verifiable(w),
+		.cpus = in->run->ncpus ? in->run->cpus : NULL,
+		.ncpus = (unsigned)in->run->ncpus,
+		.params = plan_params(gs),
+	};
+
+	if (w->runtime_ns && !opts_given(gs, "runtime"))
+		t.runtime_ns = w->runtime_ns;
+	return t;
+}
+
+/* t into the plan, its queue depth clamped for a synchronous engine,
+ * unless the plan has it already. 0, or -EINVAL (full, message in err). */
+static int push_spec(struct plan *p, const struct plan_in *in, struct test_spec t,
+		     char *err, size_t errlen)
+{
+	char name[64];
+
+	if (t.wl->kind != WL_OPS && (in->e->flags & ENGINE_F_SYNC) && t.qd > 1) {
+		note_clamp(p, t.wl, t.qd);
+		t.qd = 1;
+	}
+	plan_spec_name(&t, in->run->direct, name, sizeof(name));
+	if (plan_has(p, &t))
+		return 0;
+	if (p->n >= MAX_PLAN) {
+		snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
+		return -EINVAL;
+	}
+	snprintf(p->names[p->n], sizeof(p->names[p->n]), "%s", name);
+	p->specs[p->n++] = t;
+	return 0;
+}
+
 /*
  * One workload of one group (g NULL: a --test workload the profile does not
  * have, with the [profile] settings) x its block sizes x queue depths into
@@ -238,123 +373,38 @@ static struct wl_params plan_params(const struct settings *s)
 static int plan_add(struct plan *p, const struct plan_in *in, const struct profile_group *g,
 		    const struct workload *w, char *err, size_t errlen)
 {
-	const struct engine_ops *e = in->e;
-	const struct target_info *ti = in->ti;
 	struct settings gs = g ? g->s : in->prof->s;
-	bool ops = w->kind == WL_OPS, explicit_io;
+	bool ops = w->kind == WL_OPS;
 	uint64_t def_bs = w->pattern == WL_SEQ ? 1u << 20 : 4096, one = 1, size;
-	struct wl_params params;
 	const uint64_t *bss, *qds;
 	size_t nbs, nqd;
 	int direct, ret;
 
 	/* The command line wins over the group, key by key. */
 	opts_override(&gs, in->cli);
-	if (wl_writes(w) && !in->writes->allowed) {
-		if (opts_given(in->cli, "test")) {
-			snprintf(err, errlen, "refusing to write to %s (%s): %s", ti->path,
-				 w->name, in->writes->reason);
-			return -EPERM;
-		}
-		note_skip(p, w, PLAN_SKIP_WRITES);
-		return 0;
-	}
-	if (w->needs_fs && ti->kind != TARGET_DIR) {
-		note_skip(p, w, PLAN_SKIP_NEEDS_FS);
-		return 0;
-	}
-	if (ops && (e->flags & ENGINE_F_NO_IO)) {
-		note_skip(p, w, PLAN_SKIP_OWN_IO);
-		return 0;
-	}
-
-	/* O_DIRECT: the user's choice (command line or profile), else the
-	 * workload's policy (hdparm's reads are buffered), else the default. */
-	explicit_io = opts_given(&gs, "direct") || opts_given(&gs, "buffered");
-	direct = gs.direct;
-	if (!explicit_io && w->force_direct >= 0)
-		direct = w->force_direct;
-	if (!ops && !direct && (e->flags & (ENGINE_F_FORCE_DIRECT | ENGINE_F_DIRECT_ONLY))) {
-		snprintf(err, errlen, "%s%s%s: buffered I/O, which the %s engine cannot do (it "
-			 "only works with O_DIRECT; use --engine io_uring or sync)",
-			 g ? "[" : "", g ? g->name : "", g ? "] " : "", e->name);
-		return -EINVAL;
-	}
-	if (!ops && (e->flags & ENGINE_F_FORCE_DIRECT))
-		direct = 1;
-
-	ret = plan_pick_size(&gs, ti, &size, err, errlen);
+	ret = left_out(p, in, w, err, errlen);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = pick_direct(&gs, g, w, in->e, &direct, err, errlen);
 	if (ret)
 		return ret;
-	params = plan_params(&gs);
+	ret = plan_pick_size(&gs, in->ti, &size, err, errlen);
+	if (ret)
+		return ret;
 	bss = gs.nbs ? gs.bs : &def_bs;
 	nbs = gs.nbs ? gs.nbs : 1;
 	qds = gs.nqd && !ops ? gs.qd : &one;
 	nqd = gs.nqd && !ops ? gs.nqd : 1;
 
 	for (size_t b = 0; b < nbs; b++) {
-		uint64_t bs = bss[b], ws = w->fixed_size && w->fixed_size < size ?
-			      w->fixed_size : size;
+		uint64_t ws = w->fixed_size && w->fixed_size < size ? w->fixed_size : size;
 
-		if (direct && bs % ti->logical_block_size) {
-			snprintf(err, errlen,
-				 "--bs: %" PRIu64 " is not a multiple of the target's "
-				 "logical block size (%u bytes), which O_DIRECT requires",
-				 bs, ti->logical_block_size);
-			return -EINVAL;
-		}
-		if (gs.verify && wl_verifiable(w) && !verify_unit((uint32_t)bs)) {
-			snprintf(err, errlen, "--verify: --bs %" PRIu64 " is not a multiple of 512 "
-				 "bytes, the smallest block it can stamp", bs);
-			return -EINVAL;
-		}
-		if (bs > ws) {
-			snprintf(err, errlen, "--bs: %" PRIu64 " is larger than the working "
-				 "set (%" PRIu64 " bytes)", bs, ws);
-			return -EINVAL;
-		}
-		for (size_t q = 0; q < nqd; q++) {
-			struct test_spec t = {
-				.wl = w,
-				.engine = e,
-				.bs = (uint32_t)bs,
-				.qd = (uint32_t)qds[q],
-				.jobs = (uint32_t)gs.jobs,
-				.procs = gs.jobs > 1 && !in->run->thread,
-				.direct = direct,
-				.runtime_ns = gs.runtime_ns,
-				.ramp_ns = gs.ramp_ns,
-				.settle_ns = gs.settle_ns,
-				.interval_ns = gs.interval_ns,
-				.size = size,
-				.passes = w->passes,
-				.seed = gs.seed,
-				.zero_data = gs.data && !strcmp(gs.data, "zero"),
-				.hipri = in->run->hipri,
-				.verify = gs.verify && wl_verifiable(w),
-				.stamp = gs.verify && wl_verifiable(w),
-				.cpus = in->run->ncpus ? in->run->cpus : NULL,
-				.ncpus = (unsigned)in->run->ncpus,
-				.params = params,
-			};
-			char name[64];
-
-			if (w->runtime_ns && !opts_given(&gs, "runtime"))
-				t.runtime_ns = w->runtime_ns;
-			if (!ops && (e->flags & ENGINE_F_SYNC) && t.qd > 1) {
-				note_clamp(p, w, t.qd);
-				t.qd = 1;
-			}
-			plan_spec_name(&t, in->run->direct, name, sizeof(name));
-			if (plan_has(p, &t))
-				continue;
-			if (p->n >= MAX_PLAN) {
-				snprintf(err, errlen, "too many tests (at most %d)", MAX_PLAN);
-				return -EINVAL;
-			}
-			snprintf(p->names[p->n], sizeof(p->names[p->n]), "%s", name);
-			p->specs[p->n++] = t;
-		}
+		ret = check_bs(&gs, in->ti, w, direct, bss[b], ws, err, errlen);
+		for (size_t q = 0; q < nqd && !ret; q++)
+			ret = push_spec(p, in, make_spec(in, &gs, w, direct, bss[b], qds[q], size),
+					err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

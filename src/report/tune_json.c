@@ -25,21 +25,9 @@ static void json_verdict(struct jw *w, const char *key, const struct sweep_verdi
 	jw_close(w, '}');
 }
 
-static void json_sweep(struct jw *w, const struct tune_result *r, const struct tune_sweep *s)
+/* "trials": every trial as it ran. */
+static void json_trials(struct jw *w, const struct tune_sweep *s)
 {
-	jw_open(w, NULL, '{', false);
-	jw_cstr(w, "knob", tune_knob_option(s->knob));
-	jw_cstr(w, "attribute", tune_knob_attr(s->knob));
-	jw_field(w, "workload", s->workload);
-	jw_open(w, "configs", '[', true);
-	for (unsigned k = 0; k < s->nconfig; k++)
-		jw_field(w, NULL, s->configs[k]);
-	jw_close(w, ']');
-	jw_open(w, "tests", '[', false);
-	for (unsigned t = 0; t < s->ntests; t++)
-		jw_field(w, NULL, s->tests[t]);
-	jw_close(w, ']');
-	jw_u64(w, "trials_planned", s->planned);
 	jw_open(w, "trials", '[', false);
 	for (unsigned i = 0; i < s->ntrials; i++) {
 		const struct tune_trial *t = &s->trials[i];
@@ -63,8 +51,12 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
-	jw_u64(w, "trials_invalid", s->ninvalid);
-	/* the sequential design: a budget of blocks, looks, where it stopped */
+}
+
+/* "sequential": the sequential design, a budget of blocks, looks, where
+ * it stopped. */
+static void json_sequential(struct jw *w, const struct tune_sweep *s)
+{
 	jw_open(w, "sequential", '{', false);
 	jw_u64(w, "max_blocks", s->max_blocks);
 	jw_u64(w, "blocks_run", s->nblocks_run);
@@ -79,7 +71,11 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		  TUNE_ALPHA ? TUNE_ALPHA * SWEEP_INTERIM : 0 : 0);
 	jw_u64(w, "unsettled", s->unsettled);
 	jw_close(w, '}');
-	/* what the kernel set beside the knob (bfq turns wbt off) */
+}
+
+/* "side_effects": what the kernel set beside the knob (bfq turns wbt off). */
+static void json_side_effects(struct jw *w, const struct tune_sweep *s)
+{
 	jw_open(w, "side_effects", '[', false);
 	for (unsigned i = 0; i < s->neffects; i++) {
 		const struct tune_sweep_effect *e = &s->effects[i];
@@ -94,48 +90,60 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
-	jw_bool(w, "analyzed", s->analyzed);
-	if (s->analyzed) {
-		jw_u64(w, "comparisons", s->ncompared);
-		jw_cstr(w, "method", "randomization");
-		jw_u64(w, "resamples", s->resamples);
-		if (s->control >= 0)
-			jw_u64(w, "control", (unsigned)s->control);
-		else
-			jw_null(w, "control");
-		jw_bool(w, "vetoed", s->vetoed);
-		jw_u64(w, "blocks_used", s->nused);
-		jw_double(w, "alpha", s->alpha);
-		jw_open(w, "results", '[', false);
-		for (unsigned k = 0; k < s->nconfig; k++) {
-			for (unsigned t = 0; t < s->ntests; t++) {
-				const struct tune_cell *c = &s->cells[k][t];
+}
 
-				jw_open(w, NULL, '{', false);
-				jw_u64(w, "config", k);
-				jw_u64(w, "test", t);
-				jw_double(w, "iops", c->iops);
-				jw_double(w, "bytes_per_sec", c->bytes_per_sec);
-				jw_u64(w, "lat_p99_ns", c->lat_p99_ns);
-				if (k)
-					jw_bool(w, "judged", !s->unjudged[k]);
-				if (k) {
-					json_verdict(w, "throughput", &c->thr, false);
-					json_verdict(w, "lat_p99", &c->p99, true);
-				}
-				jw_close(w, '}');
+/* "results": every value's medians on every test, and its verdicts. */
+static void json_results(struct jw *w, const struct tune_sweep *s)
+{
+	jw_open(w, "results", '[', false);
+	for (unsigned k = 0; k < s->nconfig; k++) {
+		for (unsigned t = 0; t < s->ntests; t++) {
+			const struct tune_cell *c = &s->cells[k][t];
+
+			jw_open(w, NULL, '{', false);
+			jw_u64(w, "config", k);
+			jw_u64(w, "test", t);
+			jw_double(w, "iops", c->iops);
+			jw_double(w, "bytes_per_sec", c->bytes_per_sec);
+			jw_u64(w, "lat_p99_ns", c->lat_p99_ns);
+			if (k)
+				jw_bool(w, "judged", !s->unjudged[k]);
+			if (k) {
+				json_verdict(w, "throughput", &c->thr, false);
+				json_verdict(w, "lat_p99", &c->p99, true);
 			}
+			jw_close(w, '}');
 		}
-		jw_close(w, ']');
-		jw_open(w, "drift", '{', false);
-		jw_bool(w, "drifted", s->drifted);
-		jw_open(w, "change", '[', true);
-		for (unsigned t = 0; t < s->ntests; t++)
-			jw_double(w, NULL, s->drift[t]);
-		jw_close(w, ']');
-		jw_close(w, '}');
 	}
-	/* the values without a verdict, and why */
+	jw_close(w, ']');
+}
+
+/* An analyzed sweep's method, verdicts and drift check. */
+static void json_analysis(struct jw *w, const struct tune_sweep *s)
+{
+	jw_u64(w, "comparisons", s->ncompared);
+	jw_cstr(w, "method", "randomization");
+	jw_u64(w, "resamples", s->resamples);
+	if (s->control >= 0)
+		jw_u64(w, "control", (unsigned)s->control);
+	else
+		jw_null(w, "control");
+	jw_bool(w, "vetoed", s->vetoed);
+	jw_u64(w, "blocks_used", s->nused);
+	jw_double(w, "alpha", s->alpha);
+	json_results(w, s);
+	jw_open(w, "drift", '{', false);
+	jw_bool(w, "drifted", s->drifted);
+	jw_open(w, "change", '[', true);
+	for (unsigned t = 0; t < s->ntests; t++)
+		jw_double(w, NULL, s->drift[t]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+/* "no_verdict": the values without a verdict, and why. */
+static void json_no_verdict(struct jw *w, const struct tune_sweep *s)
+{
 	jw_open(w, "no_verdict", '[', false);
 	for (unsigned k = 1; k < s->nconfig; k++) {
 		if (!s->unjudged[k])
@@ -147,6 +155,32 @@ static void json_sweep(struct jw *w, const struct tune_result *r, const struct t
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
+}
+
+/* One sweep: its values, tests, trials, design, analysis and verdict. */
+static void json_sweep(struct jw *w, const struct tune_result *r, const struct tune_sweep *s)
+{
+	jw_open(w, NULL, '{', false);
+	jw_cstr(w, "knob", tune_knob_option(s->knob));
+	jw_cstr(w, "attribute", tune_knob_attr(s->knob));
+	jw_field(w, "workload", s->workload);
+	jw_open(w, "configs", '[', true);
+	for (unsigned k = 0; k < s->nconfig; k++)
+		jw_field(w, NULL, s->configs[k]);
+	jw_close(w, ']');
+	jw_open(w, "tests", '[', false);
+	for (unsigned t = 0; t < s->ntests; t++)
+		jw_field(w, NULL, s->tests[t]);
+	jw_close(w, ']');
+	jw_u64(w, "trials_planned", s->planned);
+	json_trials(w, s);
+	jw_u64(w, "trials_invalid", s->ninvalid);
+	json_sequential(w, s);
+	json_side_effects(w, s);
+	jw_bool(w, "analyzed", s->analyzed);
+	if (s->analyzed)
+		json_analysis(w, s);
+	json_no_verdict(w, s);
 	if (s->recommended >= 0)
 		jw_field(w, "recommended", s->configs[s->recommended]);
 	else

@@ -399,19 +399,22 @@ bool tune_look(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t se
 	return !s->unsettled;
 }
 
-/* The analysis after nblocks blocks: final, every planned trial in (the
- * drift check too); else a look of the sequential design. */
-static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed,
-		   bool final)
+/* Which values and blocks the verdicts use, and where each lands in the
+ * matrices sweep_compare and randomize take (row: block, column: value). */
+struct judged {
+	unsigned need, nused, nk;		/* blocks needed, used; values judged */
+	unsigned kk[TUNE_MAX_CONFIGS];		/* column a: value kk[a] (0: the current) */
+	unsigned kat[TUNE_MAX_CONFIGS];		/* value k: its column, or UINT_MAX */
+	unsigned at[TUNE_MAX_BLOCKS];		/* block b: its row, or UINT_MAX */
+	bool in[TUNE_MAX_BLOCKS];		/* block b used */
+};
+
+/* The sweep's analysis undone, its level (alpha) and its control set.
+ * 0, or -EINVAL with the reason when the trials are not those planned
+ * (final) or not nblocks' (a look). */
+static int start_over(struct tune_sweep *s, unsigned nblocks, bool final)
 {
 	const unsigned nc = s->nconfig;
-	double *m, *p, *x, base[TUNE_DRIFT_MAX];
-	unsigned nbase, nstat = 2 * s->ntests, need, nused, nk = 0;
-	unsigned kk[TUNE_MAX_CONFIGS], at[TUNE_MAX_BLOCKS], kat[TUNE_MAX_CONFIGS];
-	bool ok[TUNE_MAX_BLOCKS * TUNE_MAX_CONFIGS], in[TUNE_MAX_BLOCKS];
-	char drift_words[256] = "";
-	unsigned used = 0;
-	int ret;
 
 	s->analyzed = false;
 	s->recommended = -1;
@@ -435,39 +438,53 @@ static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_
 			 "setting with" : "the sweep did not finish: nothing is claimed");
 		return -EINVAL;
 	}
-	/* a failed trial measured no setting: it is left out, and with it
-	 * its block for the values compared (choose); a value that failed in
-	 * too many blocks gets no verdict, the others are still judged */
+	return 0;
+}
+
+/* The values judged and the blocks used, into j (s->unjudged[] and their
+ * words set). A failed trial measured no setting: it is left out, and
+ * with it its block for the values compared (choose); a value that failed
+ * in too many blocks gets no verdict, the others are still judged. */
+static void judge_which(struct tune_sweep *s, unsigned nblocks, struct judged *j)
+{
+	const unsigned nc = s->nconfig;
+	bool ok[TUNE_MAX_BLOCKS * TUNE_MAX_CONFIGS];
+
 	s->ninvalid = 0;
 	for (unsigned i = 0; i < s->ntrials; i++)
 		s->ninvalid += s->trials[i].invalid[0] != '\0';
 	valid_cells(s, nblocks, ok);
-	need = tune_min_blocks(nc);
-	if (need < (nblocks + 1) / 2)
-		need = (nblocks + 1) / 2;
-	if (need > nblocks)
-		need = nblocks;
-	nused = choose(s, nblocks, ok, need, in);
-	kk[nk++] = 0;
+	j->need = tune_min_blocks(nc);
+	if (j->need < (nblocks + 1) / 2)
+		j->need = (nblocks + 1) / 2;
+	if (j->need > nblocks)
+		j->need = nblocks;
+	j->nused = choose(s, nblocks, ok, j->need, j->in);
+	j->nk = 0;
+	j->kk[j->nk++] = 0;
 	for (unsigned k = 1; k < nc; k++) {
 		if (s->unjudged[k])
-			unjudged_words(s, k, nblocks, ok, need);
+			unjudged_words(s, k, nblocks, ok, j->need);
 		else
-			kk[nk++] = k;
+			j->kk[j->nk++] = k;
 	}
 	for (unsigned k = 0; k < nc; k++)
-		kat[k] = UINT_MAX;
-	for (unsigned a = 0; a < nk; a++)
-		kat[kk[a]] = a;
+		j->kat[k] = UINT_MAX;
+	for (unsigned a = 0; a < j->nk; a++)
+		j->kat[j->kk[a]] = a;
 	for (unsigned b = 0, u = 0; b < nblocks; b++)
-		at[b] = in[b] ? u++ : UINT_MAX;
-	s->nused = nused;
-	/* medians: of a value judged, over the blocks its verdicts use; of
-	 * one without, over whatever trials of it are valid */
-	for (unsigned k = 0; k < nc; k++) {
+		j->at[b] = j->in[b] ? u++ : UINT_MAX;
+}
+
+/* Every cell's medians: of a value judged, over the blocks its verdicts
+ * use; of one without, over whatever trials of it are valid. Its
+ * verdicts reset to none. */
+static void cell_medians(struct tune_sweep *s, const struct judged *j)
+{
+	for (unsigned k = 0; k < s->nconfig; k++) {
 		for (unsigned t = 0; t < s->ntests; t++) {
 			struct tune_cell *c = &s->cells[k][t];
-			const bool *where = s->unjudged[k] ? NULL : in;
+			const bool *where = s->unjudged[k] ? NULL : j->in;
 
 			c->bytes_per_sec = cell_median(s, k, t, 0, where);
 			c->lat_p99_ns = (uint64_t)cell_median(s, k, t, 1, where);
@@ -478,13 +495,61 @@ static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_
 								  .p = NAN };
 		}
 	}
-	if (nk < 2 || nused < need) {
-		snprintf(s->reason, sizeof(s->reason), "%u of %u trials failed and are left out: "
-			 "no value has valid trials, with the current value's, in %u of the %u "
-			 "blocks; no verdict for any value, nothing is claimed", s->ninvalid,
-			 s->ntrials, need, nblocks);
-		return -EINVAL;
+}
+
+/* Test t's trials in the blocks and values used, into m (throughput) and
+ * p (p99) at [row * nk + column], and their logarithms into x, two
+ * columns a test of nstat. */
+static void fill_test(const struct tune_sweep *s, unsigned nblocks, const struct judged *j,
+		      unsigned t, double *m, double *p, double *x, unsigned nstat)
+{
+	for (unsigned i = 0; i < s->ntrials; i++) {
+		const struct tune_trial *tr = &s->trials[i];
+		unsigned cell;
+
+		if (tr->test != t || tr->block >= nblocks || j->at[tr->block] == UINT_MAX ||
+		    j->kat[tr->config] == UINT_MAX)
+			continue;
+		cell = j->at[tr->block] * j->nk + j->kat[tr->config];
+		/* a zero (nothing measured) must not make an infinite ratio */
+		m[cell] = tr->bytes_per_sec > 0 ? tr->bytes_per_sec : 1e-9;
+		p[cell] = tr->lat_p99_ns ? (double)tr->lat_p99_ns : 1e-9;
 	}
+	for (unsigned i = 0; i < j->nused * j->nk; i++) {
+		x[i * nstat + 2 * t] = log(m[i]);
+		x[i * nstat + 2 * t + 1] = log(p[i]);
+	}
+}
+
+/* Did the baseline of test t drift beyond the noise? Sets s->drift[t]
+ * and s->drifted, and adds "test +12 %" to words (used bytes of len). */
+static void check_drift(struct tune_sweep *s, unsigned t, double noise, char *words,
+			size_t len, size_t *used)
+{
+	double base[TUNE_DRIFT_MAX];
+	unsigned nbase;
+
+	gather_base(s, t, 0, base, &nbase);
+	s->drift[t] = 0;
+	if (!sweep_drifted(base, nbase, noise, &s->drift[t]))
+		return;
+	s->drifted = true;
+	if (*used < len)
+		*used += (size_t)snprintf(words + *used, len - *used, "%s%s %+.0f %%",
+					  *used ? ", " : "", s->tests[t], 100 * s->drift[t]);
+}
+
+/* Every value judged against the current one, on every test, twice
+ * (throughput and p99), then all of them at once (randomize); the drift
+ * check of a final analysis into drift_words. 0 or -ENOMEM. */
+static int compare_all(struct tune_sweep *s, unsigned nblocks, const struct judged *j,
+		       double noise, uint64_t seed, bool final, char *drift_words, size_t len)
+{
+	const unsigned nk = j->nk, nused = j->nused, nstat = 2 * s->ntests;
+	double *m, *p, *x;
+	size_t used = 0;
+	int ret;
+
 	m = calloc((size_t)nused * nk, sizeof(*m));
 	p = calloc((size_t)nused * nk, sizeof(*p));
 	x = calloc((size_t)nused * nk * nstat, sizeof(*x));
@@ -494,47 +559,51 @@ static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_
 		free(x);
 		return -ENOMEM;
 	}
-	/* every value judged against the current one, on every test, twice:
-	 * throughput and p99 */
 	s->ncompared = 2 * (nk - 1) * s->ntests;
 	s->drifted = false;
 	for (unsigned t = 0; t < s->ntests; t++) {
-		for (unsigned i = 0; i < s->ntrials; i++) {
-			const struct tune_trial *tr = &s->trials[i];
-			unsigned cell;
-
-			if (tr->test != t || tr->block >= nblocks || at[tr->block] == UINT_MAX ||
-			    kat[tr->config] == UINT_MAX)
-				continue;
-			cell = at[tr->block] * nk + kat[tr->config];
-			/* a zero (nothing measured) must not make an infinite ratio */
-			m[cell] = tr->bytes_per_sec > 0 ? tr->bytes_per_sec : 1e-9;
-			p[cell] = tr->lat_p99_ns ? (double)tr->lat_p99_ns : 1e-9;
-		}
-		for (unsigned i = 0; i < nused * nk; i++) {
-			x[i * nstat + 2 * t] = log(m[i]);
-			x[i * nstat + 2 * t + 1] = log(p[i]);
-		}
-		gather_base(s, t, 0, base, &nbase);
-		s->drift[t] = 0;
-		if (final && sweep_drifted(base, nbase, noise, &s->drift[t])) {
-			s->drifted = true;
-			if (used < sizeof(drift_words))
-				used += (size_t)snprintf(drift_words + used, sizeof(drift_words) - used,
-							 "%s%s %+.0f %%", used ? ", " : "",
-							 s->tests[t], 100 * s->drift[t]);
-		}
+		fill_test(s, nblocks, j, t, m, p, x, nstat);
+		if (final)
+			check_drift(s, t, noise, drift_words, len, &used);
+		else
+			s->drift[t] = 0;
 		for (unsigned a = 1; a < nk; a++) {
-			struct tune_cell *c = &s->cells[kk[a]][t];
+			struct tune_cell *c = &s->cells[j->kk[a]][t];
 
 			sweep_compare(m, nused, nk, a, noise, s->ncompared, seed + t, &c->thr);
 			sweep_compare(p, nused, nk, a, noise, s->ncompared, seed + t, &c->p99);
 		}
 	}
-	ret = randomize(s, x, nused, kk, nk, noise, seed, s->alpha);
+	ret = randomize(s, x, nused, j->kk, nk, noise, seed, s->alpha);
 	free(x);
 	free(m);
 	free(p);
+	return ret;
+}
+
+/* The analysis after nblocks blocks: final, every planned trial in (the
+ * drift check too); else a look of the sequential design. */
+static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_t seed,
+		   bool final)
+{
+	char drift_words[256] = "";
+	struct judged j;
+	int ret;
+
+	ret = start_over(s, nblocks, final);
+	if (ret)
+		return ret;
+	judge_which(s, nblocks, &j);
+	s->nused = j.nused;
+	cell_medians(s, &j);
+	if (j.nk < 2 || j.nused < j.need) {
+		snprintf(s->reason, sizeof(s->reason), "%u of %u trials failed and are left out: "
+			 "no value has valid trials, with the current value's, in %u of the %u "
+			 "blocks; no verdict for any value, nothing is claimed", s->ninvalid,
+			 s->ntrials, j.need, nblocks);
+		return -EINVAL;
+	}
+	ret = compare_all(s, nblocks, &j, noise, seed, final, drift_words, sizeof(drift_words));
 	if (ret)
 		return ret;
 	s->analyzed = true;
@@ -547,7 +616,7 @@ static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_
 		note_unjudged(s);
 		return 0;
 	}
-	recommend(s, nused, nblocks);
+	recommend(s, j.nused, nblocks);
 	note_unjudged(s);
 	note_unsettled(s, nblocks);
 	return 0;

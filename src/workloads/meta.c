@@ -318,15 +318,10 @@ static int meta_readdir_order(struct meta_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode, char *err,
-		     size_t errlen)
+/* The job's file-test parameters, checked: 0, or -ENOTDIR / -EINVAL
+ * (message in err). */
+static int meta_check(const struct wl_job *job, char *err, size_t errlen)
 {
-	struct meta_state *st;
-	char name[32];
-	uint64_t bytes;
-	int ret;
-
-	*state = NULL;
 	if (job->scratch_fd < 0) {
 		snprintf(err, errlen, "file tests need a directory target (a file system)");
 		return -ENOTDIR;
@@ -337,7 +332,16 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 			 (unsigned long long)job->params.nfiles, job->params.ndirs);
 		return -EINVAL;
 	}
-	st = wl_state_new(state, sizeof(*st), err, errlen);
+	return 0;
+}
+
+/* The state, its buffers and its seeded generator, into *state (freed by
+ * meta_cleanup, even when this fails): 0, or -ENOMEM (message in err). */
+static int meta_alloc(void **state, const struct wl_job *job, enum meta_mode mode, char *err,
+		      size_t errlen)
+{
+	struct meta_state *st = wl_state_new(state, sizeof(*st), err, errlen);
+
 	if (!st)
 		return -ENOMEM;
 	st->mode = mode;
@@ -366,6 +370,15 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 	st->seq = (uint64_t)job->job << 48;
 	for (uint32_t i = 0; i < st->nfiles; i++)
 		st->order[i] = i;
+	return 0;
+}
+
+/* The job's own tree in the scratch directory: meta-JOB/ and its
+ * directories d0..dN-1, each held open. 0, or -errno (message in err). */
+static int meta_tree(struct meta_state *st, const struct wl_job *job, char *err, size_t errlen)
+{
+	char name[32];
+	int ret;
 
 	/* Our own descriptor of the scratch directory: cleanup closes it. */
 	st->topfd = fcntl(job->scratch_fd, F_DUPFD_CLOEXEC, 0);
@@ -393,38 +406,69 @@ static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode
 			return meta_fail(err, errlen, ret, "opening", name);
 		}
 	}
+	return 0;
+}
 
-	if (mode != META_CREATE) {
-		/* The files the test stats or deletes, made before the clock
-		 * starts, in number order; then on disk, as bonnie++'s would be
-		 * after its create phase. */
-		for (uint32_t i = 0; i < st->nfiles; i++) {
-			if (i % META_STEP == 0) {
-				meta_count(st, i, st->nfiles);
-				if (job->stop && *job->stop) {
-					st->made = i;
-					snprintf(err, errlen, "interrupted");
-					return -EINTR;
-				}
-			}
-			ret = meta_make(st, i, false, &bytes);
-			if (ret) {
-				st->made = i + 1;	/* the i-th may exist, half written */
-				meta_name(st, i, name);
-				return meta_fail(err, errlen, ret, "creating file", name);
+/* The files the test stats or deletes, made before the clock starts, in
+ * number order; then on disk, as bonnie++'s would be after its create
+ * phase. 0, -EINTR (stopped) or -errno (message in err). */
+static int meta_populate(struct meta_state *st, const struct wl_job *job, char *err,
+			 size_t errlen)
+{
+	char name[32];
+	uint64_t bytes;
+	int ret;
+
+	for (uint32_t i = 0; i < st->nfiles; i++) {
+		if (i % META_STEP == 0) {
+			meta_count(st, i, st->nfiles);
+			if (job->stop && *job->stop) {
+				st->made = i;
+				snprintf(err, errlen, "interrupted");
+				return -EINTR;
 			}
 		}
-		st->all_made = true;
-		meta_count(st, st->nfiles, st->nfiles);
-		if (syncfs(st->rootfd))
-			return meta_fail(err, errlen, -errno, "syncing", st->root);
-		/* The order, outside the timed ops: the directories' own, or
-		 * a seeded shuffle. */
-		if (job->pattern == WL_RAND)
-			wl_permute(st->order, st->nfiles, &st->rng);
-		else
-			return meta_readdir_order(st, err, errlen);
+		ret = meta_make(st, i, false, &bytes);
+		if (ret) {
+			st->made = i + 1;	/* the i-th may exist, half written */
+			meta_name(st, i, name);
+			return meta_fail(err, errlen, ret, "creating file", name);
+		}
 	}
+	st->all_made = true;
+	meta_count(st, st->nfiles, st->nfiles);
+	if (syncfs(st->rootfd))
+		return meta_fail(err, errlen, -errno, "syncing", st->root);
+	return 0;
+}
+
+/* The set-up of the three file tests: the job's tree, and for stat and
+ * delete its files made and put in order. 0, or -errno (message in err). */
+static int meta_init(void **state, const struct wl_job *job, enum meta_mode mode, char *err,
+		     size_t errlen)
+{
+	struct meta_state *st;
+	int ret;
+
+	*state = NULL;
+	ret = meta_check(job, err, errlen);
+	if (!ret)
+		ret = meta_alloc(state, job, mode, err, errlen);
+	if (ret)
+		return ret;
+	st = *state;
+	ret = meta_tree(st, job, err, errlen);
+	if (ret || mode == META_CREATE)
+		return ret;
+	ret = meta_populate(st, job, err, errlen);
+	if (ret)
+		return ret;
+	/* The order, outside the timed ops: the directories' own, or a
+	 * seeded shuffle. */
+	if (job->pattern == WL_RAND)
+		wl_permute(st->order, st->nfiles, &st->rng);
+	else
+		return meta_readdir_order(st, err, errlen);
 	return 0;
 }
 
