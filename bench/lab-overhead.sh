@@ -79,3 +79,17 @@ for bs in 4k 64k 128k 256k 1M 4M; do
 	dd if="$LAB_DEV" of=/dev/null bs="$bs" count=8 iflag=direct status=none || fail "dd bs=$bs failed"
 	printf '%-10s  %s\n' "$bs" "$(lab_requests read | awk '{ c[$4]++ } END { for (s in c) printf "%dk x %d  ", s / 1024, c[s] }')"
 done
+echo
+echo "write size  requests labfs saw (size x count)"
+for bs in 4k 128k 1M 4M; do
+	lab_arm
+	dd if=/dev/zero of="$LAB_DEV" bs="$bs" count=8 oflag=direct status=none || fail "dd write bs=$bs failed"
+	printf '%-10s  %s\n' "$bs" "$(lab_requests write | awk '{ c[$4]++ } END { for (s in c) printf "%dk x %d  ", s / 1024, c[s] }')"
+done
+echo
+echo "merging: 4k sequential reads at QD32 (libaio), the sizes labfs saw"
+lab_arm
+"$DISKBENCH" --engine libaio --test seq-read --bs 4k --qd 32 --runtime 1s --ramp 0 --quiet \
+	--json "$WORK/merge.json" "$LAB_DEV" 2>"$WORK/err" || { cat "$WORK/err"; fail "seq-read qd32 failed"; }
+echo "diskbench $(json "$WORK/merge.json" 'd["tests"][0]["ops"]') reads of 4k; labfs:" \
+	"$(lab_requests read | awk '{ c[$4]++ } END { for (s in c) printf "%dk x %d  ", s / 1024, c[s] }')"
