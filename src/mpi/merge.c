@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "mpi_int.h"
+#include "mpi_coord.h"
 #include "timeline.h"
 #include "verify.h"
 

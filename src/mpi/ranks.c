@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "mpi_int.h"
+#include "mpi_coord.h"
 #include "plan.h"
 
 int mpi_bcast_argv(int *argc, char ***argv)

@@ -1,12 +1,12 @@
-/* main.c - diskbench-mpi: one run of the same plan on every rank, one report. */
+/* main_mpi.c - diskbench-mpi: one run of the same plan on every rank, one report (the CLI glue). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "mpi_int.h"
+#include "cli.h"
+#include "mpi_coord.h"
 
 void mpi_error(const char *fmt, ...)
 {

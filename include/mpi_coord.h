@@ -1,6 +1,6 @@
-/* mpi_int.h - diskbench-mpi's state and its collective steps (src/mpi/). */
-#ifndef DISKBENCH_MPI_INT_H
-#define DISKBENCH_MPI_INT_H
+/* mpi_coord.h - the coordinated run over MPI: its ranks' state and collective steps (src/mpi/). */
+#ifndef DISKBENCH_MPI_COORD_H
+#define DISKBENCH_MPI_COORD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,7 +23,8 @@ struct mpi_run {
 	bool timeline_noted;
 };
 
-/* main.c: "<its name>: <msg>" on stderr ("diskbench-mpi: rank 2: ..."). */
+/* "<its name>: <msg>" on stderr ("diskbench-mpi: rank 2: ..."): the
+ * program provides it (src/cli/main_mpi.c), since only the CLI prints. */
 void mpi_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ranks.c: who runs where, and the agreement before anything is written. */

@@ -1,8 +1,8 @@
-/* main.c - subcommand dispatch only. */
+/* main.c - diskbench: subcommand dispatch only. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static int dispatch(int argc, char **argv)
 {
