@@ -9,11 +9,12 @@
 #     was in flight, and the rate after 16 MiB/s (at most 5 % above; up to
 #     15 % below, since a writer a loaded host makes late loses time the
 #     lab does not give back);
-#   - steady state: the same step at 48 MiB under rounds of seq-write; the
-#     window is wholly past the round the step falls in, its average the
-#     lab's rate (the same bounds), and it starts in the first round the lab is
-#     settled in, or later only where the rounds in between (as measured)
-#     break the SNIA rule (range 20 %, excursion 10 %);
+#   - steady state: a step at 80 MiB (5 ms a request before it) under
+#     250 ms rounds of seq-write; the window is wholly past the round the
+#     step falls in, its average the lab's rate (the same bounds), and it
+#     starts in the first round the lab is settled in, or later only where
+#     the rounds in between (as measured) break the SNIA rule (range 20 %,
+#     excursion 10 %);
 #   - --verify: labfs --corrupt-at returns one byte inverted on reads; the
 #     read-back names the 4k block holding that byte, exit 1;
 #   - implausible: the kernel gives a loop device no transport and a file
@@ -83,8 +84,12 @@ no_unwritten "$WORK/cliff.err"
 echo "ok   write cliff found at labfs's --write-step byte"
 
 # ---- steady state, where the lab settles -------------------------------------------
-STEP=$((48 * MIB))
-lab_start --size 64m --write-step 48m:16m
+# A fixed 5 ms per request holds the lab under 210 MB/s before the step
+# (4 x 256 KiB per 5 ms, less the path's cost: 90-180 MB/s measured), so
+# that 80 MiB fall after the first round or so and well before a fifth (a
+# window of fast rounds could be steady)
+STEP=$((80 * MIB))
+lab_start --size 64m --latency fixed:5ms --write-step 80m:16m
 lab_loop
 lab_arm
 "$DISKBENCH" --test seq-write --bs 256k --qd 4 --size 64m --ramp 0 --steady-state --round 250ms \
@@ -114,6 +119,7 @@ def snia(x):
     slope = sum((i - mx) * (v - avg) for i, v in enumerate(x)) / sum((i - mx) ** 2 for i in range(n))
     return (max(x) - min(x)) / avg <= 0.2 and abs(slope) * (n - 1) / avg <= 0.1
 assert k is not None, "the step was never reached"
+assert k < 5, "the step came in round %d: the lab was slow before it, 5 rounds could settle" % k
 assert s["steady"] is True and w["rounds"] == 5, s
 assert w["first"] >= k, "window from round %d, before the step's round %d" % (w["first"], k)
 avg = sum(bw[w["first"]:w["first"] + 5]) / 5
