@@ -21,8 +21,9 @@
 #     on FUSE no backing disk, so the lab cannot claim a link (or a spinning
 #     store) to be faster than. What is checked is that a lab device no
 #     slower than RAM says none and is not flagged; the link rule itself is
-#     held to fake sysfs trees in tests/unit/test_transport.c and
-#     test_annotate.c, the rotational one to a zram disk in honesty.sh.
+#     held to a stand-in in tests/unit/test_transport.c (fake sysfs trees,
+#     a result of 500 MB/s on USB 2), the rotational one to a zram disk in
+#     honesty.sh.
 # The lab is patterned (labfs fills its memfd), so no part trips the
 # unwritten-space warning; that is checked too.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
