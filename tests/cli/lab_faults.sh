@@ -51,6 +51,11 @@ bad --write-step --write-step 1m:0
 bad --vanish-mode --vanish-mode maybe
 bad --vanish-mode --vanish-mode exit
 bad --size --size 1000
+bad --eio-at --size 1m --eio-at 1m
+bad --corrupt-at --size 1m --corrupt-at 4096,2m
+bad --corrupt-at --corrupt-at ,
+truncate -s 1m "$WORK/z.img" || fail "truncate $WORK/z.img"
+bad --zeros --zeros --backing "$WORK/z.img"
 bad --log --log /nonexistent/dir/log
 bad unrecognized --warp-speed 9
 echo "ok   bad settings refused (exit 2, option named)"

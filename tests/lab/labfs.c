@@ -653,6 +653,19 @@ static int fill_pattern(void)
 	return 0;
 }
 
+/* An offset past the file is never read: refused, not silently idle. */
+static void check_offsets(const char *opt, const int64_t *off, int n)
+{
+	char v[32];
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (off[i] >= lab.size) {
+			snprintf(v, sizeof(v), "%" PRId64, off[i]);
+			fail_opt(opt, v, "past the end of the file");
+		}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -796,6 +809,9 @@ int main(int argc, char **argv)
 			exit(1);
 		}
 	}
+
+	check_offsets("--eio-at", lab.eio_off, lab.n_eio_off);
+	check_offsets("--corrupt-at", lab.bad_off, lab.n_bad_off);
 
 	/* Sleeps must end when asked: the default 50 us slack would add to every delay. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
