@@ -46,6 +46,7 @@ struct settings {
 	bool fsync;		/* meta-*: fsync each file after writing it */
 	int cpus[OPTS_MAX_CPUS];
 	size_t ncpus;
+	const char *on_error;	/* "stop" (NULL: the default) or "continue" */
 	bool thread;		/* --jobs as threads of one process, not
 				 * processes (test_spec.procs) */
 	const char *destructive; /* NULL: not given; "": --destructive; else

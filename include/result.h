@@ -91,6 +91,21 @@ struct result_stall {
 
 #define RESULT_MAX_STALLS 8
 
+/* One failed or short request (the runner's first few of a test): which
+ * job, in which run (index into runs[]), when it completed (ns from that
+ * run's first window's opening, as the timeline counts), its errno (0: it
+ * completed short, bytes of len moved: a short transfer) and its offset.
+ * The count of every one is test_result.errors. */
+struct result_io_error {
+	unsigned run, job;
+	uint64_t at_ns;
+	int err;
+	uint64_t offset;
+	uint32_t len, bytes;
+};
+
+#define RESULT_MAX_IO_ERRORS 8
+
 /* One measured test (one workload x bs x qd x jobs). Filled by the runner
  * and result_finish(); reporters only read it. */
 struct test_result {
@@ -173,8 +188,13 @@ struct test_result {
 	struct wl_params params;
 
 	uint64_t errors;	/* failed or short ops */
-	int first_errno;	/* positive errno of the first error, 0 if none */
+	int first_errno;	/* positive errno of the first error, 0 if none
+				 * or a short transfer */
 	uint64_t first_error_offset;
+	/* The first errors (io_errors[0] is the first one above), in the order
+	 * they completed; the others are counted in errors only. */
+	struct result_io_error io_errors[RESULT_MAX_IO_ERRORS];
+	unsigned nio_errors;
 
 	/* Every run of the test in pass order (repeat.h): one per --repeat
 	 * pass, so one for a plain run; 0 for a result built by hand. With

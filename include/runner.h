@@ -83,6 +83,12 @@ struct test_spec {
 	 * file tests making their files) gives up within about a second and
 	 * the test returns -EINTR. Clean-up always runs to the end. */
 	const volatile sig_atomic_t *stop;
+	/* --on-error continue: a failed or short request is counted (and the
+	 * first few named: test_result.io_errors) and the test goes on; false
+	 * (stop, the default): the first one ends every job's window, and the
+	 * test returns what was measured up to it, the error with it. Set by
+	 * the session (session_in.on_error_continue). */
+	bool on_error_continue;
 
 	/* The classic workloads' parameters (--char-mode, --files,
 	 * --file-size, --dirs, --fsync); zero means the default. */
@@ -104,7 +110,10 @@ struct run_target {
  * ENGINE_F_NO_IO engines), on the device of where->ti. Returns 0 with out
  * filled (and result_finish()ed), or -errno with a one-line reason in err;
  * never prints. An I/O error is not a failure of the run: it is counted in
- * out (errors, first_errno, first_error_offset) and stops that job. A job
+ * out (errors, first_errno, first_error_offset, the first few in
+ * io_errors) and, unless spec->on_error_continue, ends the test there (every
+ * job's window closes at its next completion). A short transfer is an
+ * error of errno 0, never a whole block: its bytes are not counted. A job
  * that cannot be started or set up fails the test (-EAGAIN or the job's
  * error, with its message), setup interrupted by *stop with -EINTR, and a
  * job process that ends before its test does with -ECHILD.

@@ -82,6 +82,8 @@ struct session_in {
 					 * unwritten space (tr->unwritten) */
 	int layout_fd;			/* for that: unwritten_layout_open's, or -1 */
 	const volatile sig_atomic_t *stop;	/* a signal handler raises it */
+	bool on_error_continue;		/* --on-error continue (test_spec's): a test's
+					 * I/O errors do not end the session */
 	const struct session_coord *coord;	/* NULL: a run alone */
 };
 
@@ -139,6 +141,13 @@ struct session_end {
 	bool cut_kept;			/* its run, cut short, was kept */
 	bool cut_in_setup;		/* *stop ended the last test while it set up,
 					 * before it measured anything */
+	bool io_error;			/* the last test met an I/O error and the
+					 * session ended there (--on-error stop; err:
+					 * the first one); it is kept in r */
+	bool gone;			/* after a test's I/O errors the target no
+					 * longer answered a read of its first block
+					 * (session_target_answers: gone_err) */
+	int gone_err;			/* -errno */
 	char name[64];			/* the test it ended in */
 	char err[512];			/* why it ended, when it failed */
 };
@@ -154,13 +163,25 @@ struct session_end {
  * A stop (*in->stop) ends the test running (its run is kept when it is the
  * test's first and in->keep_cut: what was measured is reported; a later
  * one would only skew the median and is dropped; every whole run is kept)
- * and the session. Returns 0, -EINTR (stopped: end says where), another
- * -errno (end->err says why: a test could not run, end->could_not_run and
- * the tests before it kept; the precondition found I/O errors, err empty;
- * out of memory) or what hooks->tested returned. Never prints.
+ * and the session. A test that met I/O errors is kept; then the target is
+ * asked for its first block (session_target_answers), and the session ends
+ * with -EIO (end->io_error, end->err naming the first error) unless
+ * in->on_error_continue, or with -ENXIO when the target no longer answers
+ * (end->gone, either way). A coordinated run goes on (its ranks must reach
+ * every test together). Returns 0, -EINTR (stopped: end says where),
+ * -EIO or -ENXIO as said, another -errno (end->err says why: a test could
+ * not run, end->could_not_run and the tests before it kept; the
+ * precondition found I/O errors, err empty; out of memory) or what
+ * hooks->tested returned. Never prints.
  */
 int session_run(const struct session_in *in, const struct session_hooks *h,
 		struct session_end *end);
+
+/* Does where still answer: a read of its first 4 KiB (O_DIRECT when
+ * direct), in a child process given timeout_ns (a read that hangs is left
+ * to it, killed)? 0, -ETIMEDOUT, or the read's or open's -errno. For a
+ * target whose data file is not there (a directory's file tests), 0. */
+int session_target_answers(const struct run_target *where, bool direct, uint64_t timeout_ns);
 
 /* Take SIGINT for a session: the first raises the flag returned (for
  * session_in.stop and stage_in.stop: the running test stops, and what was

@@ -120,6 +120,7 @@ static int do_session(struct run_ctx *c)
 		.round_ns = c->s.round_ns, .pre = c->s.precondition ? &c->pre : NULL,
 		.trim = c->s.trim, .drop_all = c->s.drop_caches, .keep_cut = true,
 		.check_unwritten = true, .layout_fd = c->layout_fd, .stop = c->stop,
+		.on_error_continue = c->s.on_error && !strcmp(c->s.on_error, "continue"),
 		.coord = h,
 	};
 	struct session_hooks hooks = { .arg = c, .begin = c->progress ? run_begin : NULL,

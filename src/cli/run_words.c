@@ -223,6 +223,30 @@ void run_note(void *arg, const struct session_note *n)
 	}
 }
 
+/* The session ended at a test's I/O errors: --on-error stop, or a target
+ * that no longer answers. The test and the ones before it are kept. */
+static void word_io_error(struct run_ctx *c)
+{
+	const struct session_end *e = &c->end;
+
+	if (e->gone) {
+		cli_error("%s: the device stopped answering: %s, then a read of its first block "
+			  "failed (%s)", e->name, e->err, e->gone_err == -ETIMEDOUT ?
+			  "no answer in 5 s" : strerror(-e->gone_err));
+		result_add_warning(&c->r, "%s: the device stopped answering (after %s, a read of "
+				   "its first block failed: %s): the run ended there; that test "
+				   "and the ones before it are reported, the rest of the plan was "
+				   "not run", e->name, e->err, e->gone_err == -ETIMEDOUT ?
+				   "no answer in 5 s" : strerror(-e->gone_err));
+		return;
+	}
+	cli_error("%s: I/O error: %s", e->name, e->err);
+	result_add_warning(&c->r, "%s: the run stopped at its first I/O error (--on-error stop; "
+			   "--on-error continue counts them and goes on): that test, up to the "
+			   "error, and the ones before it are reported, the rest of the plan "
+			   "was not run", e->name);
+}
+
 int run_word_end(struct run_ctx *c, int ret)
 {
 	const struct session_end *e = &c->end;
@@ -238,6 +262,8 @@ int run_word_end(struct run_ctx *c, int ret)
 		cli_progress_clear();
 	if (e->in_precondition && e->err[0]) {
 		cli_error("precondition: %s", e->err);
+	} else if (e->io_error) {
+		word_io_error(c);
 	} else if (e->could_not_run) {
 		/* What was measured before stays: the failure is reported
 		 * with it, in every output, and the exit status says so. */

@@ -49,6 +49,8 @@ struct run_shared {
 	int sampled;
 	unsigned finished;
 	volatile sig_atomic_t stop;
+	int halt;		/* a job met an error under --on-error stop: every
+				 * job ends its window (atomic) */
 	bool procs;
 };
 

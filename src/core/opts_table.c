@@ -200,6 +200,22 @@ const struct opt_def opts_rows[] = {
 		  "such blocks (`--test rand-read --verify`, only tests doing their own "
 		  "I/O, the null engine), 3 when the safety gate left its write tests "
 		  "out" },
+	{ .name = "on-error", .arg = "stop|continue", .kind = OPT_CHOICE, .off = F(on_error),
+	  .echo = true, .cmds = RUN, .scope = SC_RUN,
+	  .help = "at an I/O error: end the test and the run there (default), or count it "
+		  "and go on (fio's continue_on_error)",
+	  .doc = "what a failed or short request does (fio's `continue_on_error` is the "
+		  "model). `stop` (the default): the test ends at its first error, every "
+		  "job's window with it, and the run ends there: that test, with what it "
+		  "measured up to the error, and the tests before it are reported, the "
+		  "rest of the plan is not run. `continue`: every error is counted and "
+		  "the test and the run go on; a failed request is no op, its bytes are "
+		  "not counted. Either way the first error is named with its errno and "
+		  "offset (JSON per test `\"errors\"`, `\"first_error\"` and the first "
+		  "8 in `\"io_errors\"`), and the exit status is 1. A device that "
+		  "no longer answers a read of its first block after an error has "
+		  "vanished: the run ends there with either setting (see "
+		  "[Faults](faults.md))" },
 	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
 	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "

@@ -67,6 +67,44 @@ static void read_extent(const struct worker *ws, unsigned n, struct read_extent 
 	}
 }
 
+/* The jobs' first errors into out, in the order they completed, their
+ * times from the first window's opening (as the timeline counts). */
+static void merge_errors(const struct worker *ws, unsigned n, struct test_result *out)
+{
+	uint64_t first = UINT64_MAX;
+	unsigned next[n];
+
+	for (unsigned i = 0; i < n; i++) {
+		next[i] = 0;
+		if (ws[i].opened && ws[i].t_start < first)
+			first = ws[i].t_start;
+	}
+	while (out->nio_errors < RESULT_MAX_IO_ERRORS) {
+		const struct result_io_error *e = NULL;
+		unsigned from = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			const struct result_io_error *c = next[i] < ws[i].nerrs ?
+							  &ws[i].errs[next[i]] : NULL;
+
+			if (c && (!e || c->at_ns < e->at_ns)) {
+				e = c;
+				from = i;
+			}
+		}
+		if (!e)
+			break;
+		next[from]++;
+		out->io_errors[out->nio_errors] = *e;
+		out->io_errors[out->nio_errors++].at_ns = first != UINT64_MAX && e->at_ns > first ?
+							   e->at_ns - first : 0;
+	}
+	if (out->nio_errors) {	/* the first of all, not of the first job */
+		out->first_errno = out->io_errors[0].err;
+		out->first_error_offset = out->io_errors[0].offset;
+	}
+}
+
 /*
  * The jobs' figures into out. The window (runtime_ns) is the longest job's,
  * less what the stalls found (sw) cover of it: a job stopped for a while
@@ -118,6 +156,7 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 		if (run > window)
 			window = run;
 	}
+	merge_errors(ws, n, out);
 	out->runtime_ns = window;
 	out->window_span_ns = span;
 	read_extent(ws, n, &out->read_extent);
@@ -313,6 +352,7 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 		ws[i].sampled = &r->rs->sampled;
 		ws[i].finished = &r->rs->finished;
 		ws[i].stop = r->procs ? &r->rs->stop : r->spec->stop;
+		ws[i].halt = &r->rs->halt;
 		ws[i].ctx.fd = -1;
 		ws[i].at = UINT64_MAX;
 		ws[i].drop_behind = drop_behind;

@@ -1,6 +1,7 @@
 /* session.c - a plan run on its stage: precondition, passes or rounds, cache drop, trim, interrupts. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,7 @@ static void begin(const struct session *s, struct test_spec *t, const struct ses
 		t->progress_arg = s->h->progress_arg;
 	}
 	t->stop = s->in->stop;
+	t->on_error_continue = s->in->on_error_continue;
 }
 
 /* --precondition, before the first test: what it wrote goes into r, also
@@ -231,8 +233,34 @@ static int keep(struct session *s, unsigned i, struct test_result *tr)
 	return ret;
 }
 
-/* One test of one pass: 0, -EINTR (stopped), or what keep() or the
- * runner said. */
+/* How long the target has to answer after a test's I/O errors. */
+#define ANSWER_TIMEOUT_NS 5000000000ull
+
+/* After a test kept with errors (the first: err at offset): does the
+ * target still answer, and does the session end here? 0 goes on. */
+static int after_errors(struct session *s, const struct test_spec *t, int err, uint64_t offset)
+{
+	const struct session_in *in = s->in;
+	struct session_end *end = s->end;
+	int ret;
+
+	if (in->coord)
+		return 0;
+	ret = session_target_answers(&in->stage->where, t->direct, ANSWER_TIMEOUT_NS);
+	if (ret) {
+		end->gone = true;
+		end->gone_err = ret;
+	}
+	if (!end->gone && in->on_error_continue)
+		return 0;
+	end->io_error = true;
+	snprintf(end->err, sizeof(end->err), "%s at offset %" PRIu64,
+		 err ? strerror(err) : "a short transfer", offset);
+	return end->gone ? -ENXIO : -EIO;
+}
+
+/* One test of one pass: 0, -EINTR (stopped), -EIO or -ENXIO (after its
+ * I/O errors: after_errors), or what keep() or the runner said. */
 static int run_one(struct session *s, unsigned i)
 {
 	const struct session_in *in = s->in;
@@ -240,7 +268,8 @@ static int run_one(struct session *s, unsigned i)
 	struct test_spec *t = &in->plan->specs[i];
 	struct target_trim trim = { 0 };
 	struct test_result tr;
-	int ret;
+	uint64_t errors, offset;
+	int ret, err;
 
 	end->cur = i;
 	plan_spec_name(t, in->run_direct, end->name, sizeof(end->name));
@@ -275,9 +304,14 @@ static int run_one(struct session *s, unsigned i)
 		return -EINTR;
 	}
 	end->cut_kept = end->cut;
+	errors = tr.errors;
+	err = tr.first_errno;
+	offset = tr.first_error_offset;
 	ret = keep(s, i, &tr);
 	if (!ret)
 		end->done++;
+	if (!ret && errors)
+		ret = after_errors(s, t, err, offset);
 	return ret;
 }
 

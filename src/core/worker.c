@@ -321,19 +321,36 @@ static void window_close(struct worker *w, bool opened, uint64_t now)
 	__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 }
 
-/* The one way an error is counted: the first keeps its errno and offset. */
-static void note_error(struct worker *w, int err, uint64_t offset)
+/* The one way an error is counted: the first keeps its errno and offset,
+ * the first few their time and length too (err 0: a short transfer of
+ * bytes); under --on-error stop, every job's window ends with it. */
+static void note_error(struct worker *w, int err, uint64_t offset, uint64_t now, uint32_t len,
+		       uint32_t bytes)
 {
 	if (!w->errors++) {
-		w->first_errno = err > 0 ? err : EIO;
+		w->first_errno = err;
 		w->first_error_offset = offset;
 	}
+	if (w->nerrs < RESULT_MAX_IO_ERRORS)
+		w->errs[w->nerrs++] = (struct result_io_error){ .job = w->id, .at_ns = now,
+								.err = err, .offset = offset,
+								.len = len, .bytes = bytes };
+	if (!w->spec->on_error_continue && w->halt)
+		__atomic_store_n(w->halt, 1, __ATOMIC_RELAXED);
 }
 
-/* A request that did not move all its bytes: its errno, or EIO when short. */
-static void note_req_error(struct worker *w, const struct io_req *r)
+/* A request that did not move all its bytes: its errno, or 0 when it
+ * completed short (what it moved is not counted: it is no whole block). */
+static void note_req_error(struct worker *w, const struct io_req *r, uint64_t now)
 {
-	note_error(w, r->result < 0 ? (int)-r->result : EIO, r->offset);
+	note_error(w, r->result < 0 ? (int)-r->result : 0, r->offset, now, r->len,
+		   r->result > 0 ? (uint32_t)r->result : 0);
+}
+
+/* An error of the job, not of one request (a flush, an engine's reap). */
+static void note_job_error(struct worker *w, int err, uint64_t now)
+{
+	note_error(w, err > 0 ? err : EIO, 0, now, 0, 0);
 }
 
 /* Did this completion end the measured window (the runtime is over, the
@@ -350,9 +367,9 @@ static bool window_ends(struct worker *w, uint64_t *now, uint64_t end)
 		return false;
 	if (w->drop_behind && wl_writes(s->wl) && !stop) {
 		ret = drop_behind_flush(&w->db);
-		if (ret)
-			note_error(w, -ret, 0);
 		*now = clock_ns();
+		if (ret)
+			note_job_error(w, -ret, *now);
 	}
 	return true;
 }
@@ -446,9 +463,10 @@ static inline __attribute__((always_inline)) unsigned submit(struct worker *w,
 	if (got < 0) {
 		/* None of this batch went in: each is an error, and what is
 		 * in flight from before is still reaped. */
+		now = clock_ns();
 		for (i = 0; i < n; i++) {
 			w->batch[i]->result = got;
-			note_req_error(w, w->batch[i]);
+			note_req_error(w, w->batch[i], now);
 			w->freel[(*nfree)++] = w->batch[i];
 		}
 		*stopping = true;
@@ -476,8 +494,8 @@ static inline __attribute__((always_inline)) bool complete(struct worker *w, uns
 
 		w->freel[(*nfree)++] = r;
 		if (r->result != (int64_t)r->len) {
-			note_req_error(w, r);
-			ok = false;
+			note_req_error(w, r, now);
+			ok = w->spec->on_error_continue;
 			continue;
 		}
 		if (stamp)
@@ -540,7 +558,7 @@ static inline __attribute__((always_inline)) void worker_loop_as(struct worker *
 		if (got < 0) {
 			/* The engine cannot hand back what is in flight: give
 			 * up on it (its cleanup cancels the rest). */
-			note_error(w, -got, 0);
+			note_job_error(w, -got, now);
 			break;
 		}
 		inflight -= (unsigned)got;
@@ -556,7 +574,7 @@ static inline __attribute__((always_inline)) void worker_loop_as(struct worker *
 			window_close(w, true, now);
 			stopping = true;
 		}
-		if (w->stop && *w->stop)
+		if ((w->stop && *w->stop) || __atomic_load_n(w->halt, __ATOMIC_RELAXED))
 			stopping = true;
 		if (stopping)
 			pending = 0;
@@ -603,7 +621,7 @@ static void worker_loop_ops(struct worker *w)
 		t2 = clock_ns();
 		if (res < 0) {
 			if (res != WL_OP_DONE)
-				note_error(w, res >= -4095 ? (int)-res : EIO, 0);
+				note_job_error(w, res >= -4095 ? (int)-res : EIO, t2);
 			break;
 		}
 		if (measuring) {
@@ -615,15 +633,15 @@ static void worker_loop_ops(struct worker *w)
 			if (t2 >= end) {
 				if (w->drop_behind && s->wl->ops->flush) {
 					res = s->wl->ops->flush(state);
-					if (res < 0)
-						note_error(w, (int)-res, 0);
 					t2 = clock_ns();
+					if (res < 0)
+						note_job_error(w, (int)-res, t2);
 				}
 				window_close(w, true, t2);
 				return;
 			}
 		}
-		if (w->stop && *w->stop)
+		if ((w->stop && *w->stop) || __atomic_load_n(w->halt, __ATOMIC_RELAXED))
 			break;
 	}
 	window_close(w, measuring, clock_ns());

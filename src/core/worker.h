@@ -72,6 +72,8 @@ struct worker {
 					 * no window opens before (atomic) */
 	unsigned *finished;		/* workers out of their loop (atomic) */
 	const volatile sig_atomic_t *stop;	/* spec->stop, or its relay (procs) */
+	int *halt;			/* run_shared.halt: raised by the first error
+					 * of a job under --on-error stop (atomic) */
 	struct wl_progress prog;	/* setup and teardown work (WL_OPS) */
 
 	struct engine_ctx ctx;
@@ -112,6 +114,9 @@ struct worker {
 	uint64_t ops, bytes, errors;
 	int first_errno;
 	uint64_t first_error_offset;
+	/* its first errors, at_ns monotonic (runner.c makes it relative) */
+	struct result_io_error errs[RESULT_MAX_IO_ERRORS];
+	unsigned nerrs;
 	uint64_t t_start, t_end;	/* measured window */
 	bool opened;			/* the window opened (t_start is its start) */
 	uint64_t cpu_user_ns, cpu_sys_ns;

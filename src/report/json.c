@@ -439,6 +439,30 @@ static void json_first_error(struct jw *w, const struct test_result *t)
 	jw_close(w, '}');
 }
 
+/* "io_errors": the first few failed or short requests (the count of all
+ * is "errors"), each with its run, job, when (ns from that run's first
+ * window's opening), errno (0: it completed short, "bytes" of "len"),
+ * offset and length. Absent from a result saved before. */
+static void json_io_errors(struct jw *w, const struct test_result *t)
+{
+	jw_open(w, "io_errors", '[', false);
+	for (unsigned k = 0; k < t->nio_errors; k++) {
+		const struct result_io_error *e = &t->io_errors[k];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "run", e->run);
+		jw_u64(w, "job", e->job);
+		jw_u64(w, "at_ns", e->at_ns);
+		jw_i64(w, "errno", e->err);
+		jw_cstr(w, "message", e->err ? strerror(e->err) : "short transfer");
+		jw_u64(w, "offset", e->offset);
+		jw_u64(w, "len", e->len);
+		jw_u64(w, "bytes", e->bytes);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
 static void json_target_flags(struct jw *w, const struct target_info *t)
 {
 	jw_open(w, "flags", '[', false);
@@ -527,6 +551,7 @@ static void json_hand_test(struct jw *w, enum schema_hand h, const struct test_r
 		break;
 	case SH_TEST_FIRST_ERROR:
 		json_first_error(w, t);
+		json_io_errors(w, t);
 		break;
 	case SH_TEST_RUNS:
 		json_runs(w, t);

@@ -226,6 +226,38 @@ static void stall_warning(struct run_result *r, const struct test_result *t)
 			   (double)t->runtime_ns / 1e9, (double)t->window_span_ns / 1e9);
 }
 
+/* I/O errors (t->errors): one warning with the count, and the first few
+ * named with their errno (or a short transfer's bytes), offset, job and
+ * when. */
+static void error_warning(struct run_result *r, const struct test_result *t)
+{
+	char list[640] = "";
+	size_t used = 0;
+
+	for (unsigned k = 0; k < t->nio_errors && k < 3 && used < sizeof(list); k++) {
+		const struct result_io_error *e = &t->io_errors[k];
+		char what[64], run[24] = "";
+
+		if (e->err)
+			snprintf(what, sizeof(what), "%s", strerror(e->err));
+		else
+			snprintf(what, sizeof(what), "short transfer (%" PRIu32 " of %" PRIu32
+				 " bytes)", e->bytes, e->len);
+		if (t->nruns > 1)
+			snprintf(run, sizeof(run), " of run %u", e->run + 1);
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%s at offset %" PRIu64 " (job %u, %.2f s into the "
+					 "window%s)", k ? "; " : "", what, e->offset, e->job,
+					 (double)e->at_ns / 1e9, run);
+	}
+	if (!t->nio_errors)	/* a saved result of before: the first alone */
+		snprintf(list, sizeof(list), "%s at offset %" PRIu64, t->first_errno ?
+			 strerror(t->first_errno) : "short transfer", t->first_error_offset);
+	result_add_warning(r, "%s: %" PRIu64 " I/O error%s, first: %s%s", t->name, t->errors,
+			   t->errors == 1 ? "" : "s", list, t->errors > 3 && t->nio_errors > 3 ?
+			   "; and more (the first 8 in --json)" : "");
+}
+
 void result_steady(struct test_result *t)
 {
 	struct steady_params p;
@@ -389,9 +421,7 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		/* each error is its own: its errno and offset */
 		if (t->errors) {
 			failed = true;
-			result_add_warning(r, "%s: %" PRIu64 " I/O errors, first: %s at offset %"
-					   PRIu64, t->name, t->errors, strerror(t->first_errno),
-					   t->first_error_offset);
+			error_warning(r, t);
 		}
 		if (t->verify.bad) {
 			char first[160];

@@ -112,6 +112,12 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			acc->first_error_offset = run->first_error_offset;
 		}
 		acc->errors += run->errors;
+		/* each run's first errors, said with their run */
+		for (unsigned k = 0; k < run->nio_errors && acc->nio_errors < RESULT_MAX_IO_ERRORS;
+		     k++) {
+			acc->io_errors[acc->nio_errors] = run->io_errors[k];
+			acc->io_errors[acc->nio_errors++].run = n;
+		}
 		verify_sum_add(&acc->verify, &run->verify);
 		acc->syscalls_valid = acc->syscalls_valid && run->syscalls_valid;
 		acc->syscalls += run->syscalls;

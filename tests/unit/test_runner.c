@@ -238,8 +238,13 @@ static void test_short_transfer(void **state)
 	fk.short_at = 20;
 	assert_int_equal(run(1, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.errors, 1);
-	assert_int_equal(r.first_errno, EIO);
+	/* a short transfer is an error of errno 0, with the bytes it moved */
+	assert_int_equal(r.first_errno, 0);
 	assert_int_equal(r.first_error_offset, fk.short_offset);
+	assert_int_equal(r.nio_errors, 1);
+	assert_int_equal(r.io_errors[0].err, 0);
+	assert_int_equal(r.io_errors[0].offset, fk.short_offset);
+	assert_true(r.io_errors[0].bytes < r.io_errors[0].len);
 	assert_int_equal(r.ops, fk.completions - 1);	/* all but the short one */
 	assert_int_equal(fk.inflight_at_cleanup, 0);
 	result_test_free(&r);
