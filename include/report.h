@@ -121,4 +121,16 @@ const char *report_unwritten_note(const struct test_result *t, const struct read
  * "" when its system calls were not counted. */
 const char *report_cost_note(const struct test_result *t, char *buf, size_t len);
 
+/* The drive's health in words (health_words.c). One reading: "NVMe, 45 C
+ * (warning at 70 C), 3 % used, 1204 power-on hours, 0 media errors, 12.3
+ * TB written, 10.1 TB read"; what is unknown left out. */
+const char *report_health_snap(const struct health_snap *s, char *buf, size_t len);
+/* The run's change: the bytes the drive counted written and read against
+ * what diskbench wrote (its write tests, precondition and layout), new
+ * media and CRC errors, the temperature; "" without both readings. */
+const char *report_health_delta(const struct run_result *r, char *buf, size_t len);
+/* A write cliff's likely cause, for a test with t->cliff.found: thermal
+ * throttling, the drive's cache filling, or that health cannot tell. */
+const char *report_cliff_cause(const struct run_result *r, const struct test_result *t);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "cliff.h"
 #include "host.h"
+#include "health.h"
 #include "hist.h"
 #include "steady.h"
 #include "target.h"
@@ -239,6 +240,11 @@ struct test_result {
 	bool cliff_valid;
 	struct cliff cliff;
 
+	/* The drive throttled for heat while the test ran (health_thermal of
+	 * the smartctl readings around it, any of its runs); thermal_known
+	 * false when nothing could tell (no health data, older results). */
+	bool thermal_known, thermal_throttling;
+
 	/* Jobs that stood still while the others went on (stalls[0..nstalls),
 	 * stalls_missed more), by the bound stall_bound_ns (0: a result
 	 * saved before, or made by hand). window_span_ns is the longest
@@ -350,6 +356,9 @@ struct run_result {
 	struct result_origin {
 		char tool[32], version[64], file[256];
 	} imported_from;
+	/* The drive's health before the first test and after the last
+	 * (smartctl, health.h); checked false when it was not asked. */
+	struct run_health health;
 	/* Strings the result owns behind its `const char *` fields (a loaded
 	 * result's version, workload, engine and xbench names; see
 	 * result_strdup); a run's point to static strings instead. */

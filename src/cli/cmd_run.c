@@ -125,20 +125,23 @@ static int do_session(struct run_ctx *c)
 	};
 	struct session_hooks hooks = { .arg = c, .begin = c->progress ? run_begin : NULL,
 				       .progress = c->progress ? cli_progress_test : NULL,
-				       .progress_arg = &c->ps, .note = run_note };
+				       .progress_arg = &c->ps, .note = run_note,
+				       .tested = run_health_tested };
 	struct annotate_in a = {
 		.moves_data = !(c->e->flags & ENGINE_F_NO_IO),
 		/* a profile that asks for scores (xbench's), or --baseline */
 		.score = c->s.scores || c->s.baseline ? &c->baseline : NULL,
 	};
-	int status = run_word_end(c, session_run(&in, &hooks, &c->end));
+	int status, health;
 
+	status = run_word_end(c, session_run(&in, &hooks, &c->end));
+	health = run_health_after(c);
 	if (c->end.in_precondition)
 		return status;
 	a.interrupted = status == 128 + SIGINT;
 	if (h)
 		h->finish(h->arg, &c->r);
-	c->failed = result_annotate(&c->r, &a);
+	c->failed = result_annotate(&c->r, &a) || health != EXIT_OK;
 	if (status == 128 + SIGINT)
 		run_word_interrupt(c);
 	return status;
@@ -209,6 +212,8 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 	if (status == EXIT_OK) {
 		/* Before the scratch directory: the first Ctrl-C is ours. */
 		c.stop = session_catch_sigint();
+		/* before the layout, which the drive counts among its writes */
+		run_health_before(&c);
 		status = run_stage_set(&c);
 		if (h)
 			status = h->agree(h->arg, status);

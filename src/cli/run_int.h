@@ -43,6 +43,13 @@ struct run_ctx {
 	const char *given;		/* TARGET as typed */
 	int layout_fd;			/* where the data's allocation is read; -1 */
 	const volatile sig_atomic_t *stop;	/* raised by the first Ctrl-C */
+	/* The drive's health (run_health.c): smartctl answered before the
+	 * run, so it is asked after each test; its latest reading; each
+	 * test's thermal verdict (health_thermal: -1, 0, 1) by plan index. */
+	bool health_on;
+	char health_dev[80];
+	struct health_snap health_last;
+	signed char thermal[MAX_PLAN];
 };
 
 /* run_steps.c: what the target is (the result's header), the plan and
@@ -51,6 +58,15 @@ struct run_ctx {
 int run_probe(struct run_ctx *c, const char *target);
 int run_plan(struct run_ctx *c);
 int run_stage_set(struct run_ctx *c);
+
+/* run_health.c: the drive's health. Before the session: the first
+ * reading into c->r.health (or why there is none). tested: session_hooks'
+ * tested, a reading after each run and its thermal verdict. After: the
+ * last reading, each test's thermal flag, and the warnings; returns
+ * EXIT_RUNTIME when the drive counted new media errors, else EXIT_OK. */
+void run_health_before(struct run_ctx *c);
+int run_health_tested(void *arg, unsigned i, const struct test_result *tr);
+int run_health_after(struct run_ctx *c);
 
 /* run_words.c: what a run says. */
 

@@ -184,6 +184,26 @@ static void facts_settings(struct svg *w, const struct run_result *r)
 	html_facts_close(w);
 }
 
+/* The drive's health (smartctl) around the run, or why there is none. */
+static void facts_health(struct svg *w, const struct run_result *r)
+{
+	const struct run_health *h = &r->health;
+	char b[768];
+
+	if (!h->checked)
+		return;
+	html_facts_open(w, "Health");
+	if (h->before.valid)
+		html_fact(w, "before", NULL, report_health_snap(&h->before, b, sizeof(b)), sizeof(b));
+	if (h->after.valid)
+		html_fact(w, "after", NULL, report_health_snap(&h->after, b, sizeof(b)), sizeof(b));
+	if (report_health_delta(r, b, sizeof(b))[0])
+		html_fact(w, "during the run", NULL, b, sizeof(b));
+	if (h->why[0])
+		html_fact(w, h->before.valid ? "note" : "none", NULL, h->why, sizeof(h->why));
+	html_facts_close(w);
+}
+
 void html_run_facts(struct svg *w, const struct run_result *r)
 {
 	svg_printf(w, "<section id=\"facts\">\n<h2>Facts</h2>\n<div class=\"facts\">\n");
@@ -191,6 +211,7 @@ void html_run_facts(struct svg *w, const struct run_result *r)
 	facts_host(w, &r->host);
 	facts_target(w, &r->target);
 	facts_queue(w, &r->target);
+	facts_health(w, r);
 	facts_fs(w, &r->target);
 	facts_settings(w, r);
 	svg_printf(w, "</div>\n</section>\n");

@@ -226,6 +226,10 @@ static void summary_row(struct svg *w, const struct test_result *t, unsigned idx
 	if (t->tool_bound)
 		badge(w, "cached", "a job of diskbench kept a CPU busy nearly all of its window: "
 		      "the tool and the CPU may bound this result, not the device", "tool-bound");
+	if (t->thermal_throttling)
+		badge(w, "cached", "the drive throttled for heat during it: its thermal counters "
+		      "rose or it reached its warning temperature (smartctl)",
+		      "thermal throttling");
 	if (t->unreliable)
 		badge(w, "cached", "the runs' IOPS spread more than 10 % around their mean",
 		      "unreliable");

@@ -640,6 +640,12 @@ static void json_value(struct jw *w, const struct sfield *f, const void *p, cons
 	case SF_INT:
 		jw_int_or_null(w, f->key, *(const int *)p);
 		break;
+	case SF_I64:
+		if (*(const int64_t *)p < 0)
+			jw_null(w, f->key);
+		else
+			jw_u64(w, f->key, (uint64_t)*(const int64_t *)p);
+		break;
 	case SF_FIXED:
 		jw_fixed(w, f->key, *(const double *)p, f->decimals);
 		break;

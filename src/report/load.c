@@ -270,6 +270,8 @@ static int load_root(struct ld *l, json_t *root, struct run_result *r)
 	    ld_fields(l, "", root, schema_run, r) || load_hands(l, root, r) ||
 	    load_settings(l, root, r))
 		return -EINVAL;
+	/* a run that asked smartctl has "health", even with no reading */
+	r->health.checked = json_is_object(json_object_get(root, "health"));
 	if (load_tests(l, r) || load_mpi(l, root, r) || load_xbench(l, root, &r->xbench) ||
 	    load_warnings(l, root, r))
 		return -EINVAL;

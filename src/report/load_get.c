@@ -92,6 +92,24 @@ int ld_int_or_null(struct ld *l, const char *where, json_t *obj, const char *key
 	return 0;
 }
 
+/* A non-negative 64-bit integer, or null for unknown (-1). */
+static int ld_i64_or_null(struct ld *l, const char *where, json_t *obj, const char *key,
+			  int64_t *out)
+{
+	json_t *v = ld_member(l, where, obj, key);
+
+	if (!v)
+		return -EINVAL;
+	if (json_is_null(v)) {
+		*out = -1;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return ld_wrong(l, where, key, "a non-negative integer or null");
+	*out = json_integer_value(v);
+	return 0;
+}
+
 int ld_bool(struct ld *l, const char *where, json_t *obj, const char *key, bool *out)
 {
 	json_t *v = ld_member(l, where, obj, key);
@@ -270,6 +288,8 @@ static int ld_value(struct ld *l, const char *where, json_t *o, const struct sfi
 		return ld_tristate(l, where, o, f->key, (int *)p);
 	case SF_INT:
 		return ld_int_or_null(l, where, o, f->key, (int *)p);
+	case SF_I64:
+		return ld_i64_or_null(l, where, o, f->key, (int64_t *)p);
 	case SF_FIXED:
 	case SF_DOUBLE:
 		return ld_real(l, where, o, f->key, (double *)p);

@@ -32,6 +32,11 @@ static bool not_trimmed(const void *obj)
 	return !((const struct test_result *)obj)->trim.method;
 }
 
+static bool health_unchecked(const void *obj)
+{
+	return !((const struct run_result *)obj)->health.checked;
+}
+
 static bool not_imported(const void *obj)
 {
 	return !((const struct run_result *)obj)->imported_from.tool[0];
@@ -60,8 +65,8 @@ const struct sfield schema_target[] = {
 	{ "model", SF_STR, ARR(T, model) },
 	{ "vendor", SF_STR, ARR(T, vendor) },
 	{ "serial", SF_STR, ARR(T, serial) },
-	{ "firmware", SF_STR, ARR(T, firmware), .since = "45e56d4" },
-	{ "wwn", SF_STR, ARR(T, wwn), .since = "45e56d4" },
+	{ "firmware", SF_STR, ARR(T, firmware), .since = "eb3ed57" },
+	{ "wwn", SF_STR, ARR(T, wwn), .since = "eb3ed57" },
 	{ "size_bytes", SF_U64, AT(T, size_bytes) },
 	{ "fs_type", SF_STR, ARR(T, fs_type) },
 	{ "mount_options", SF_STR, ARR(T, mount_options) },
@@ -238,6 +243,9 @@ const struct sfield schema_test[] = {
 	{ "engine_note", SF_STR, ARR(S, engine_note), .flags = SF_OMIT_EMPTY, .since = "1190565" },
 	/* --steady-state: the rounds are the runs; the figures the window's */
 	{ "steady_state", SF_HAND, .since = "e0d91bf", .hand = SH_TEST_STEADY },
+	/* the drive throttled for heat during it; null: nothing could tell */
+	{ "thermal_throttling", SF_BOOL, AT(S, thermal_throttling),
+	  VALID(S, thermal_known, 0), .since = "HEALTH2" },
 	{ "cliff", SF_OBJECT, AT(S, cliff), VALID(S, cliff_valid, SF_OMIT | SF_INLINE | SF_DERIVED),
 	  .since = "f24f938", .sub = test_cliff },
 	{ "unwritten", SF_HAND, .since = "a5bfe7e", .hand = SH_TEST_UNWRITTEN },
@@ -317,6 +325,39 @@ static const struct sfield run_imported_from[] = {
 	{ 0 }
 };
 
+/* what smartctl said of the drive at one moment (health.h) */
+#define N struct health_snap
+static const struct sfield health_snap[] = {
+	{ "protocol", SF_STR, ARR(N, protocol) },
+	{ "model", SF_STR, ARR(N, model) },
+	{ "serial", SF_STR, ARR(N, serial) },
+	{ "firmware", SF_STR, ARR(N, firmware) },
+	{ "temperature_c", SF_I64, AT(N, temperature_c) },
+	{ "temperature_warning_c", SF_I64, AT(N, temperature_warn_c) },
+	{ "percentage_used", SF_I64, AT(N, percentage_used) },
+	{ "power_on_hours", SF_I64, AT(N, power_on_hours) },
+	{ "media_errors", SF_I64, AT(N, media_errors) },
+	{ "crc_errors", SF_I64, AT(N, crc_errors) },
+	{ "written_bytes", SF_I64, AT(N, written_bytes) },
+	{ "read_bytes", SF_I64, AT(N, read_bytes) },
+	{ "nvme_data_units_written", SF_I64, AT(N, nvme_units_written) },
+	{ "nvme_data_units_read", SF_I64, AT(N, nvme_units_read) },
+	{ "warning_temp_minutes", SF_I64, AT(N, warning_temp_minutes) },
+	{ "thermal_transitions", SF_I64, AT(N, thermal_transitions) },
+	{ 0 }
+};
+#undef N
+
+/* before the first test and after the last; why: why a side is null */
+#define M struct run_health
+static const struct sfield run_health[] = {
+	{ "why", SF_STR, ARR(M, why) },
+	{ "before", SF_OBJECT, AT(M, before), VALID(M, before.valid, 0), .sub = health_snap },
+	{ "after", SF_OBJECT, AT(M, after), VALID(M, after.valid, 0), .sub = health_snap },
+	{ 0 }
+};
+#undef M
+
 #define U struct run_result
 const struct sfield schema_run[] = {
 	{ "schema", SF_HAND, .hand = SH_SCHEMA },
@@ -340,6 +381,8 @@ const struct sfield schema_run[] = {
 	  VALID(U, precondition.done, SF_OMIT), .since = "26d7658", .sub = run_precondition },
 	{ "read_layout", SF_OBJECT, AT(U, read_layout), VALID(U, read_layout.known, SF_OMIT),
 	  .since = "a5bfe7e", .sub = run_read_layout },
+	{ "health", SF_OBJECT, AT(U, health), .flags = SF_OMIT, .since = "HEALTH2",
+	  .null_if = health_unchecked, .sub = run_health },
 	{ "warnings", SF_HAND, .hand = SH_WARNINGS },
 	{ 0 }
 };

@@ -43,6 +43,7 @@ enum sf_type {
 	SF_BOOL,	/* bool */
 	SF_TRI,		/* int: true, false or null: 1, 0, -1 (unknown) */
 	SF_INT,		/* int: a non-negative integer, or null for -1 (unknown) */
+	SF_I64,		/* int64_t: the same, 64 bits */
 	SF_FIXED,	/* double with .decimals places (jw_fixed); NaN is null */
 	SF_DOUBLE,	/* double at full precision (jw_double); NaN is null */
 	SF_LIST,	/* char[.size], items split at .sep: an array of strings,

@@ -132,6 +132,28 @@ static void text_target(struct textw *w, const struct target_info *t)
 			  FLD(t->io_limit));
 }
 
+/* The drive's health (smartctl) around the run, or why there is none;
+ * nothing for a result saved before it was asked. */
+static void text_health(struct textw *w, const struct run_result *r)
+{
+	const struct run_health *h = &r->health;
+	char b[768];
+
+	if (!h->checked)
+		return;
+	if (h->before.valid)
+		text_line(w, "health:   ", 10, "before: %s",
+			  report_health_snap(&h->before, b, sizeof(b)));
+	if (h->after.valid)
+		text_line(w, "          ", 10, "after: %s",
+			  report_health_snap(&h->after, b, sizeof(b)));
+	if (report_health_delta(r, b, sizeof(b))[0])
+		text_line(w, "          ", 10, "during the run: %s", b);
+	if (h->why[0])
+		text_line(w, h->before.valid ? "          " : "health:   ", 10, "%s%.*s",
+			  h->before.valid ? "" : "none: ", FLD(h->why));
+}
+
 static void text_header(struct textw *w, const struct run_result *r)
 {
 	const struct host_info *h = &r->host;
@@ -169,6 +191,7 @@ static void text_header(struct textw *w, const struct run_result *r)
 	textw_nl(w);
 
 	text_target(w, &r->target);
+	text_health(w, r);
 
 	if (!r->nsettings)
 		return;
@@ -389,7 +412,8 @@ static bool has_notes(const struct test_result *t)
 	return shared_note(t, NOTE_DROP_BEHIND) || shared_note(t, NOTE_BUFFERED) || t->cached ||
 	       t->dev_valid || t->errors || t->trim.method || t->unwritten.flagged ||
 	       t->verify.done || t->passes_done || t->cliff_valid || t->zero_data ||
-	       t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid;
+	       t->engine_note[0] || t->steady_max_rounds || t->syscalls_valid ||
+	       t->thermal_throttling;
 }
 
 /* --steady-state: the window found (or the last one) and the rounds. */
@@ -425,7 +449,7 @@ static void text_steady(struct textw *w, const struct test_result *t)
 }
 
 /* Where a sustained write fell, or that it did not. */
-static void text_cliff(struct textw *w, const struct test_result *t)
+static void text_cliff(struct textw *w, const struct run_result *r, const struct test_result *t)
 {
 	const struct cliff *c = &t->cliff;
 	char a[32], b[32], d[32];
@@ -444,6 +468,9 @@ static void text_cliff(struct textw *w, const struct test_result *t)
 			  fmt_mb(c->bytes_before, a, sizeof(a)), (double)c->ns_before / 1e9,
 			  fmt_rate(c->rate_before, b, sizeof(b)), fmt_rate(c->rate_after, d, sizeof(d)),
 			  100 * (c->rate_after / c->rate_before - 1));
+	if (c->found && report_cliff_cause(r, t)[0])
+		text_line(w, "  ", 4, "%.*s: the cliff's cause: %s", FLD(t->name),
+			  report_cliff_cause(r, t));
 }
 
 /* Each shared note once, naming its tests in plan order: twelve bonnie++
@@ -487,7 +514,10 @@ static void text_notes(struct textw *w, const struct run_result *r, const struct
 			  "pass%s), before its runtime", FLD(t->name),
 			  fmt_mb(t->size, a, sizeof(a)), t->passes, t->passes == 1 ? "" : "es");
 	if (t->cliff_valid)
-		text_cliff(w, t);
+		text_cliff(w, r, t);
+	if (t->thermal_throttling)
+		text_line(w, "  ", 4, "%.*s: thermal throttling: the drive's thermal counters rose "
+			  "or it reached its warning temperature during the test", FLD(t->name));
 	if (t->cached)
 		text_line(w, "  ", 4, "%.*s: %s (%s MB read from device for %s MB requested)",
 			  FLD(t->name), t->cache_ok ? "read from the page cache, as it is "
