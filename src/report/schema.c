@@ -245,7 +245,7 @@ const struct sfield schema_test[] = {
 	{ "steady_state", SF_HAND, .since = "e0d91bf", .hand = SH_TEST_STEADY },
 	/* the drive throttled for heat during it; null: nothing could tell */
 	{ "thermal_throttling", SF_BOOL, AT(S, thermal_throttling),
-	  VALID(S, thermal_known, 0), .since = "HEALTH2" },
+	  VALID(S, thermal_known, 0), .since = "6a9d6a2" },
 	{ "cliff", SF_OBJECT, AT(S, cliff), VALID(S, cliff_valid, SF_OMIT | SF_INLINE | SF_DERIVED),
 	  .since = "f24f938", .sub = test_cliff },
 	{ "unwritten", SF_HAND, .since = "a5bfe7e", .hand = SH_TEST_UNWRITTEN },
@@ -381,7 +381,7 @@ const struct sfield schema_run[] = {
 	  VALID(U, precondition.done, SF_OMIT), .since = "26d7658", .sub = run_precondition },
 	{ "read_layout", SF_OBJECT, AT(U, read_layout), VALID(U, read_layout.known, SF_OMIT),
 	  .since = "a5bfe7e", .sub = run_read_layout },
-	{ "health", SF_OBJECT, AT(U, health), .flags = SF_OMIT, .since = "HEALTH2",
+	{ "health", SF_OBJECT, AT(U, health), .flags = SF_OMIT, .since = "6a9d6a2",
 	  .null_if = health_unchecked, .sub = run_health },
 	{ "warnings", SF_HAND, .hand = SH_WARNINGS },
 	{ 0 }
