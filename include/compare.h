@@ -95,6 +95,11 @@ const char *compare_change_words(double ratio, double lo, double hi, char *buf, 
  */
 const char *compare_metric_words(enum compare_metric m, double ratio, char *buf, size_t len);
 
+/* Which tool and version made result r, in words: "diskbench 0.1.0",
+ * "fio fio-3.33 (imported)", "hdparm, version not given (imported)".
+ * Returns buf. */
+const char *compare_made_by(const struct run_result *r, char *buf, size_t len);
+
 /* What a pair's verdicts say taken together (compare_pair.outcome). */
 enum compare_outcome {
 	CMP_OUT_UNJUDGED,	/* no test had an interval to judge (too few runs) */
@@ -140,8 +145,8 @@ struct compare_pair {
 	unsigned nonly_before, nonly_after;
 	struct compare_diff *diffs;
 	unsigned ndiffs;
-	/* Over the matched tests with an IOPS ratio > 0 and no failed side
-	 * (compare_test.failed): their count, the
+	/* Over the matched tests with an IOPS ratio > 0, no failed side
+	 * (compare_test.failed) and measured alike (no mismatch): their count, the
 	 * geometric mean of those ratios (NaN when none), and the index in
 	 * tests[] of the lowest and the highest ratio (-1 when none).
 	 * all_lost: every one of those ratios is below 1, so the best is only
@@ -159,6 +164,8 @@ struct compare_pair {
 	unsigned family;
 	unsigned nbetter, nworse, nsame, nunjudged;
 	unsigned nfailed;	/* of the unjudged: tests a side of which failed */
+	unsigned nmismatched;	/* of the unjudged: tests measured differently on the
+				 * two sides (compare_test.mismatch), none failed */
 	/* The same counts of the p99 verdicts (lower latency is better). */
 	unsigned p99_better, p99_worse, p99_same, p99_unjudged;
 	/* The throughput verdicts together, and the headline that opens the
@@ -191,7 +198,9 @@ struct compare {
 /*
  * Can results[0..n) be compared at all? A run on a block device and one in
  * a directory (or on a file) measure different things (a file system lies
- * between): -EINVAL and why in err, naming files[i]; else 0.
+ * between): -EINVAL and why in err, naming files[i]; else 0. A file and
+ * a directory do not compare either, unless one side is another tool's
+ * (fio names a file, bonnie++ a directory: both on a file system).
  */
 int compare_check(const struct run_result *results, const char *const *files, unsigned n,
 		  char *err, size_t errlen);

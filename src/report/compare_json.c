@@ -107,14 +107,14 @@ static void json_extreme(struct jw *w, const char *key, const struct compare_pai
 
 static void json_pair(struct jw *w, const struct compare *c, const struct compare_pair *p)
 {
-	char drive[768];
+	char drive[768], mb[160];
 	bool changed = compare_drive_changed(c->base, p->after, drive, sizeof(drive));
-
 	unsigned i;
 
 	jw_open(w, NULL, '{', false);
 	jw_cstr(w, "label", p->label);
 	jw_cstr(w, "file", p->file);
+	jw_cstr(w, "made_by", compare_made_by(p->after, mb, sizeof(mb)));
 	jw_open(w, "tests", '[', false);
 	for (i = 0; i < p->ntests; i++)
 		json_test(w, &p->tests[i]);
@@ -158,6 +158,7 @@ static void json_pair(struct jw *w, const struct compare *c, const struct compar
 	jw_u64(w, "unchanged", p->nsame);
 	jw_u64(w, "not_judged", p->nunjudged);
 	jw_u64(w, "failed", p->nfailed);
+	jw_u64(w, "measured_differently", p->nmismatched);
 	jw_field(w, "words", p->words);
 	jw_u64(w, "p99_better", p->p99_better);
 	jw_u64(w, "p99_worse", p->p99_worse);
@@ -175,6 +176,7 @@ static void json_pair(struct jw *w, const struct compare *c, const struct compar
 int report_compare_json(FILE *f, const struct compare *c)
 {
 	struct jw w = { .f = f };
+	char mb[160];
 	unsigned i;
 
 	jw_open(&w, NULL, '{', false);
@@ -194,6 +196,7 @@ int report_compare_json(FILE *f, const struct compare *c)
 	jw_open(&w, "baseline", '{', true);
 	jw_cstr(&w, "label", c->base_label);
 	jw_cstr(&w, "file", c->base_file);
+	jw_cstr(&w, "made_by", compare_made_by(c->base, mb, sizeof(mb)));
 	jw_close(&w, '}');
 	jw_open(&w, "compared", '[', false);
 	for (i = 0; i < c->npairs; i++)

@@ -84,14 +84,19 @@ static void text_table(struct textw *o, const struct compare_pair *p)
 		t = &p->tests[i];
 		snprintf(name, sizeof(name), "%.*s%s", (int)sizeof(t->before->name),
 			 t->before->name, t->mismatch[0] ? "!" : "");
+		fmt_change(&t->m[CMP_IOPS], CMP_IOPS, ic, sizeof(ic));
+		fmt_change(&t->m[CMP_LAT_P99], CMP_LAT_P99, lc, sizeof(lc));
+		fmt_change(&t->m[CMP_CPU_PER_OP], CMP_CPU_PER_OP, cc, sizeof(cc));
+		if (t->mismatch[0]) {	/* measured differently: no change to tell */
+			snprintf(ic, sizeof(ic), "differs!");
+			snprintf(lc, sizeof(lc), "differs!");
+			snprintf(cc, sizeof(cc), "differs!");
+		}
 		textw_raw(o, "%-*.*s  %7s %7s %13s  %7s %7s %13s  %12s", (int)w, (int)w, name,
 			  report_fmt_count(t->m[CMP_IOPS].before, ib, sizeof(ib)),
-			  report_fmt_count(t->m[CMP_IOPS].after, ia, sizeof(ia)),
-			  fmt_change(&t->m[CMP_IOPS], CMP_IOPS, ic, sizeof(ic)),
+			  report_fmt_count(t->m[CMP_IOPS].after, ia, sizeof(ia)), ic,
 			  report_fmt_ns(t->m[CMP_LAT_P99].before, lb, sizeof(lb)),
-			  report_fmt_ns(t->m[CMP_LAT_P99].after, la, sizeof(la)),
-			  fmt_change(&t->m[CMP_LAT_P99], CMP_LAT_P99, lc, sizeof(lc)),
-			  fmt_change(&t->m[CMP_CPU_PER_OP], CMP_CPU_PER_OP, cc, sizeof(cc)));
+			  report_fmt_ns(t->m[CMP_LAT_P99].after, la, sizeof(la)), lc, cc);
 		mism |= t->mismatch[0] != '\0';
 	}
 	if (!p->ntests)
@@ -99,7 +104,7 @@ static void text_table(struct textw *o, const struct compare_pair *p)
 	textw_raw(o, "change: after against before; from 2x on as a factor (35.0x higher), "
 		  "below as a share of before");
 	if (mism) {
-		textw_raw(o, "! not comparable, measured differently:");
+		textw_raw(o, "! not comparable, measured differently (no verdict, not in the mean):");
 		for (i = 0; i < p->ntests; i++)
 			if (p->tests[i].mismatch[0])
 				textw_raw(o, "  %.*s: %s", (int)sizeof(p->tests[i].before->name),
@@ -133,9 +138,11 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 			 t->before->name, t->mismatch[0] ? "!" : "");
 		textw_raw(o, "%-*.*s %-25s %-9s %-25s %s", (int)w, (int)w, name,
 			  fmt_interval(&t->m[CMP_IOPS], ti, sizeof(ti)),
-			  t->failed[0] ? "failed" : verdict_word(&t->m[CMP_IOPS], true),
+			  t->failed[0] ? "failed" : t->mismatch[0] ? "differs" :
+			  verdict_word(&t->m[CMP_IOPS], true),
 			  fmt_interval(&t->m[CMP_LAT_P99], li, sizeof(li)),
-			  t->failed[0] ? "failed" : verdict_word(&t->m[CMP_LAT_P99], false));
+			  t->failed[0] ? "failed" : t->mismatch[0] ? "differs" :
+			  verdict_word(&t->m[CMP_LAT_P99], false));
 		low |= t->m[CMP_IOPS].low_confidence || t->m[CMP_LAT_P99].low_confidence;
 	}
 	if (p->family)
@@ -193,11 +200,13 @@ static void text_only(struct textw *o, const char *what, const struct test_resul
 static void text_pair(struct textw *o, const struct compare *c, const struct compare_pair *p)
 {
 	const struct compare_diff *d;
-	char w[32], bst[32], name[32], drive[768];
+	char w[32], bst[32], name[32], drive[768], mb[160], ma[160];
 	unsigned i;
 
 	textw_raw(o, "%s", "");
 	textw_raw(o, "== %s (%s) vs %s ==", p->label, p->file, c->base_label);
+	textw_raw(o, "Made by: before %s; after %s", compare_made_by(c->base, mb, sizeof(mb)),
+		  compare_made_by(p->after, ma, sizeof(ma)));
 	textw_start(o, "");
 	textw_words(o, p->headline, " ");
 	textw_nl(o);

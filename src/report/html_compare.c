@@ -24,6 +24,7 @@ static int render_json(FILE *f, const void *c)
 enum side_kind {
 	SIDE_STR,	/* a char array */
 	SIDE_VERSION,	/* tool_version */
+	SIDE_MADE_BY,	/* which tool made it (compare_made_by) */
 	SIDE_UINT,	/* an unsigned count */
 	SIDE_BYTES,	/* a uint64_t capacity: human text, its bytes in data-value */
 	SIDE_INT,	/* an int, -1 unknown */
@@ -40,6 +41,7 @@ static const struct side_fact {
 		  .len = sizeof(((struct run_result *)0)->field)
 	{ .name = "label", .key = "label", .kind = SIDE_STR, AT(label) },
 	{ .name = "started", .key = "started_at", .kind = SIDE_STR, AT(started_at) },
+	{ .name = "made by", .key = "made_by", .kind = SIDE_MADE_BY },
 	{ .name = "diskbench", .key = "tool.version", .kind = SIDE_VERSION },
 	{ .name = "hostname", .key = "host.hostname", .kind = SIDE_STR, AT(host.hostname) },
 	{ .name = "kernel", .key = "host.kernel", .kind = SIDE_STR, AT(host.kernel) },
@@ -79,6 +81,9 @@ static void side_value(const struct run_result *r, const struct side_fact *f, ch
 		break;
 	case SIDE_VERSION:
 		snprintf(buf, len, "%s", r->tool_version ? r->tool_version : "");
+		break;
+	case SIDE_MADE_BY:
+		compare_made_by(r, buf, len);
 		break;
 	case SIDE_UINT:
 		snprintf(buf, len, "%u", *(const unsigned *)(const void *)p);
@@ -311,6 +316,13 @@ static void table_metric(struct svg *w, const struct compare_test *t, enum compa
 	else
 		snprintf(c, sizeof(c), "%.2f [%.2f, %.2f]", v->med_ratio, v->lo, v->hi);
 	value_cell(w, m, "median_ratio", v->med_ratio, c);
+	if (t->mismatch[0] && !t->failed[0]) {
+		/* measured differently: no verdict, and why */
+		svg_printf(w, "<td class=\"%s\" title=\"", verdict_class(v));
+		svg_esc(w, t->mismatch, sizeof(t->mismatch));
+		svg_printf(w, "\">differs</td>");
+		return;
+	}
 	if (t->failed[0]) {
 		/* a failed side: no verdict, and why */
 		svg_printf(w, "<td class=\"%s\" title=\"", verdict_class(v));
@@ -341,7 +353,10 @@ static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
 		if (t->mismatch[0]) {
 			svg_printf(w, " <span class=\"badge errors\" title=\"");
 			svg_esc(w, t->mismatch, sizeof(t->mismatch));
-			svg_printf(w, "\">not comparable</span>");
+			svg_printf(w, "\">not comparable</span> <small class=\"why\">measured "
+				   "differently: ");
+			svg_esc(w, t->mismatch, sizeof(t->mismatch));
+			svg_printf(w, "; no verdict</small>");
 		}
 		svg_printf(w, "</td>");
 		table_metric(w, t, CMP_IOPS, true);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "parse.h"
 
 static void append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -47,17 +48,19 @@ static void mismatch(const struct test_result *b, const struct test_result *a,
 		     char *buf, size_t len)
 {
 	const char *sep = "";
+	char sb[16], sa[16];
 
 	buf[0] = '\0';
 #define MIS(cond, ...) do { if (cond) { append(buf, len, "%s", sep); \
 	append(buf, len, __VA_ARGS__); sep = ", "; } } while (0)
 	MIS(strcmp(b->engine ? b->engine : "", a->engine ? a->engine : ""),
 	    "engine %s -> %s", b->engine ? b->engine : "?", a->engine ? a->engine : "?");
-	MIS(b->bs != a->bs, "bs %" PRIu32 " -> %" PRIu32, b->bs, a->bs);
+	MIS(b->bs != a->bs, "bs %s -> %s", format_size(b->bs, sb, sizeof(sb)),
+	    format_size(a->bs, sa, sizeof(sa)));
 	MIS(b->qd != a->qd, "qd %" PRIu32 " -> %" PRIu32, b->qd, a->qd);
 	MIS(b->jobs != a->jobs, "jobs %" PRIu32 " -> %" PRIu32, b->jobs, a->jobs);
-	MIS(b->direct != a->direct, "direct %s -> %s", b->direct ? "yes" : "no",
-	    a->direct ? "yes" : "no");
+	MIS(b->direct != a->direct, "%s -> %s", b->direct ? "O_DIRECT" : "buffered",
+	    a->direct ? "O_DIRECT" : "buffered");
 #undef MIS
 }
 
@@ -87,10 +90,15 @@ static void pair_words(struct compare_pair *p, const char *before_label)
 		       p->nsame == 1 ? "" : "s");
 	if (p->nsame)
 		sep = "; ";
-	if (p->nunjudged > p->nfailed)
+	if (p->nunjudged > p->nfailed + p->nmismatched)
 		append(p->words, sizeof(p->words), "%s%u not judged (fewer than %d runs on a side)",
-		       sep, p->nunjudged - p->nfailed, COMPARE_MIN_RUNS);
-	if (p->nunjudged > p->nfailed)
+		       sep, p->nunjudged - p->nfailed - p->nmismatched, COMPARE_MIN_RUNS);
+	if (p->nunjudged > p->nfailed + p->nmismatched)
+		sep = "; ";
+	if (p->nmismatched)
+		append(p->words, sizeof(p->words), "%s%u not judged (measured differently on the "
+		       "two sides)", sep, p->nmismatched);
+	if (p->nmismatched)
 		sep = "; ";
 	if (p->nfailed)
 		append(p->words, sizeof(p->words), "%s%u not judged (a side's runs failed: I/O "
@@ -163,6 +171,7 @@ static int diff_results(struct compare_pair *p, const struct run_result *b,
 #define DINT(k, vb, va) (fmt_int(x, sizeof(x), vb), fmt_int(y, sizeof(y), va), \
 	ret = ret ? ret : add_diff(p, &cap, k, x, y))
 	DSTR("label", b->label, a->label);
+	DCS("made_by", compare_made_by(b, x, sizeof(x)), compare_made_by(a, y, sizeof(y)));
 	DCS("tool.version", b->tool_version, a->tool_version);
 	DSTR("host.hostname", b->host.hostname, a->host.hostname);
 	DSTR("host.kernel", b->host.kernel, a->host.kernel);
@@ -247,6 +256,7 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 				compare_test_interval(t, i, m, level, noise, v);
 		}
 		p->nfailed += t->failed[0] != '\0';
+		p->nmismatched += !t->failed[0] && t->mismatch[0];
 		switch (t->m[CMP_IOPS].verdict) {
 		case CMP_BETTER: p->nbetter++; break;
 		case CMP_WORSE: p->nworse++; break;
@@ -338,24 +348,39 @@ static void pair_headline(struct compare_pair *p, double noise)
 		}
 		append(h, len, "; the others: ");
 	}
+	if (p->outcome == CMP_OUT_UNJUDGED && p->nmismatched) {
+		/* different methods: their figures tell no change either */
+		append(h, len, "%u of %u test%s measured differently on the two sides (block "
+		       "size, queue depth, jobs, engine or O_DIRECT), so they take no verdict",
+		       p->nmismatched, p->ntests, p->ntests == 1 ? "" : "s");
+		if (p->nmismatched + p->nfailed == p->ntests) {
+			append(h, len, ".");
+			return;
+		}
+		append(h, len, "; the others: ");
+	}
 	if (p->outcome == CMP_OUT_UNJUDGED) {
+		unsigned alike = p->ntests - p->nfailed - p->nmismatched;
+
 		for (i = 0; i < p->ntests; i++) {
 			double r = p->tests[i].m[CMP_IOPS].ratio;
 
+			if (p->tests[i].failed[0] || p->tests[i].mismatch[0])
+				continue;
 			lower += r > 0 && r < 1 - noise;
 			higher += r > 1 + noise;
 		}
 		append(h, len, "fewer than %d runs on a side, so no change is told from noise. "
 		       "The figures alone: IOPS %s on %u of %u tests, %s on ", COMPARE_MIN_RUNS,
 		       lower > higher ? "lower" : "higher", lower > higher ? lower : higher,
-		       p->ntests, lower > higher ? "higher" : "lower");
+		       alike, lower > higher ? "higher" : "lower");
 		if (lower > higher ? higher : lower)
 			append(h, len, "%u", lower > higher ? higher : lower);
 		else
 			append(h, len, "none");
-		if (p->ntests > lower + higher)
+		if (alike > lower + higher)
 			append(h, len, ", within +-%.3g %% on %u", 100 * noise,
-			       p->ntests - lower - higher);
+			       alike - lower - higher);
 		if (p->nratios)
 			append(h, len, " (geometric mean %.2fx)", p->geomean_iops);
 		append(h, len, ". Run both sides with --repeat %d to have them judged.",
@@ -383,6 +408,8 @@ static void pair_headline(struct compare_pair *p, double noise)
 		append(h, len, ", %u not judged", p->nunjudged);
 	if (p->nfailed)
 		append(h, len, " (%u failed on a side)", p->nfailed);
+	if (p->nmismatched)
+		append(h, len, " (%u measured differently)", p->nmismatched);
 	if (!pj)
 		append(h, len, "; p99 latency not judged");
 	else if (!p->p99_better && !p->p99_worse)
@@ -399,10 +426,69 @@ static void pair_headline(struct compare_pair *p, double noise)
 	append(h, len, ".");
 }
 
+/* Do x and y run alike: block size, queue depth, jobs, O_DIRECT? */
+static bool same_method(const struct test_result *x, const struct test_result *y)
+{
+	return x->bs == y->bs && x->qd == y->qd && x->jobs == y->jobs && x->direct == y->direct;
+}
+
+/*
+ * Which test of a each test of b is compared with: match[i] = j, or -1
+ * (only before); used[j] when test j of a is taken. By name, a name that
+ * occurs twice in a file matching the other side's occurrences in order.
+ * Between results of different tools (one imported: fio's "JOB:RW", a
+ * bonnie++ line's "seq-write 8k qd1"), a test no name matched takes the
+ * other side's first unmatched test of the same workload that ran alike
+ * (same_method), else the first of that workload: compare_test.mismatch
+ * then says how they differ.
+ */
+static void match_tests(const struct run_result *b, const struct run_result *a, int *match,
+			bool *used)
+{
+	unsigned i, j, k;
+
+	for (i = 0; i < b->ntests; i++) {
+		match[i] = -1;
+		for (j = 0; j < a->ntests; j++)
+			if (!used[j] && same_name(&b->tests[i], &a->tests[j]))
+				break;
+		if (j < a->ntests) {
+			used[j] = true;
+			match[i] = (int)j;
+		}
+	}
+	if (!strcmp(b->imported_from.tool, a->imported_from.tool))
+		return;
+	for (i = 0; i < b->ntests; i++) {
+		const struct test_result *x = &b->tests[i];
+
+		if (match[i] >= 0 || !x->workload)
+			continue;
+		k = a->ntests;
+		for (j = 0; j < a->ntests; j++) {
+			const struct test_result *y = &a->tests[j];
+
+			if (used[j] || !y->workload || strcmp(x->workload, y->workload))
+				continue;
+			if (k == a->ntests)
+				k = j;
+			if (same_method(x, y)) {
+				k = j;
+				break;
+			}
+		}
+		if (k < a->ntests) {
+			used[k] = true;
+			match[i] = (int)k;
+		}
+	}
+}
+
 static int compare_pair(struct compare_pair *p, const struct run_result *b,
 			const struct run_result *a, double noise)
 {
 	bool *used = calloc(a->ntests + 1, sizeof(*used));
+	int *match = calloc(b->ntests + 1, sizeof(*match));
 	double logsum = 0, r;
 	unsigned i, j, m;
 	int ret = -ENOMEM;
@@ -410,21 +496,17 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 	p->tests = calloc(b->ntests + 1, sizeof(*p->tests));
 	p->only_before = calloc(b->ntests + 1, sizeof(*p->only_before));
 	p->only_after = calloc(a->ntests + 1, sizeof(*p->only_after));
-	if (!used || !p->tests || !p->only_before || !p->only_after)
+	if (!used || !match || !p->tests || !p->only_before || !p->only_after)
 		goto out;
 	p->worst = p->best = -1;
 	p->repeats = true;
-	/* A name that occurs twice in a file matches the other side's
-	 * occurrences in order. */
+	match_tests(b, a, match, used);
 	for (i = 0; i < b->ntests; i++) {
-		for (j = 0; j < a->ntests; j++)
-			if (!used[j] && same_name(&b->tests[i], &a->tests[j]))
-				break;
-		if (j == a->ntests) {
+		if (match[i] < 0) {
 			p->only_before[p->nonly_before++] = &b->tests[i];
 			continue;
 		}
-		used[j] = true;
+		j = (unsigned)match[i];
 		struct compare_test *t = &p->tests[p->ntests++];
 
 		t->before = &b->tests[i];
@@ -438,8 +520,9 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 		if (t->before->nruns < 2 || t->after->nruns < 2)
 			p->repeats = false;
 		r = t->m[CMP_IOPS].ratio;
-		/* a failed side's figure is no speed: not in the mean either */
-		if (!(r > 0) || isinf(r) || t->failed[0])
+		/* a failed side's figure is no speed, and one measured another
+		 * way no change: not in the mean either */
+		if (!(r > 0) || isinf(r) || t->failed[0] || t->mismatch[0])
 			continue;
 		p->nratios++;
 		logsum += log(r);
@@ -461,6 +544,7 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 	ret = diff_results(p, b, a);
 out:
 	free(used);
+	free(match);
 	return ret;
 }
 
@@ -482,11 +566,24 @@ static const char *kind_words(enum target_kind k)
 	return k == TARGET_BLOCK ? "block device" : target_kind_name(k);
 }
 
+/* Do x and y run on targets of a kind that compares? Of the same kind,
+ * or a file and a directory when one side is another tool's: fio names
+ * the file it used, bonnie++ the directory, both through a file system. */
+static bool same_kind(const struct run_result *x, const struct run_result *y)
+{
+	enum target_kind a = x->target.kind, b = y->target.kind;
+
+	if (a == b)
+		return true;
+	return a != TARGET_BLOCK && b != TARGET_BLOCK &&
+	       (x->imported_from.tool[0] || y->imported_from.tool[0]);
+}
+
 int compare_check(const struct run_result *results, const char *const *files, unsigned n,
 		  char *err, size_t errlen)
 {
 	for (unsigned i = 1; i < n; i++)
-		if (results[i].target.kind != results[0].target.kind) {
+		if (!same_kind(&results[i], &results[0])) {
 			snprintf(err, errlen, "%s ran on a %s, %s on a %s: results of different "
 				 "kinds of target do not compare (run both on a device, or both "
 				 "in a directory)", files[i], kind_words(results[i].target.kind),

@@ -25,11 +25,19 @@ static int pct_index(double pct)
 	return -1;
 }
 
+/* Percentile pct of t's latency; NaN when it is missing: not reported,
+ * no latency measured (an imported bonnie++ or hdparm test), or a point
+ * another tool's figures lack (lat_pct_given). */
 static double pct_value(const struct test_result *t, double pct)
 {
 	int i = pct_index(pct);
 
-	return i < 0 ? NAN : (double)t->lat_sum.pct[i];
+	const struct hist_sparse *sp = t->lat_sparse;
+	bool none = t->ops && !(t->lat ? t->lat->n : sp ? sp->n : 0);	/* as report_json */
+
+	if (i < 0 || (t->lat_pct_given ? !(t->lat_pct_given & (1u << i)) : none))
+		return NAN;
+	return (double)t->lat_sum.pct[i];
 }
 
 static double metric_value(const struct test_result *t, enum compare_metric m)

@@ -88,3 +88,18 @@ const char *compare_outcome_title(enum compare_outcome o)
 	default: return "Not judged";
 	}
 }
+
+const char *compare_made_by(const struct run_result *r, char *buf, size_t len)
+{
+	const struct result_origin *o = &r->imported_from;
+
+	if (!o->tool[0])
+		snprintf(buf, len, "diskbench %s", r->tool_version ? r->tool_version : "?");
+	else if (o->version[0])
+		snprintf(buf, len, "%.*s %.*s (imported)", (int)sizeof(o->tool), o->tool,
+			 (int)sizeof(o->version), o->version);
+	else
+		snprintf(buf, len, "%.*s, version not given (imported)", (int)sizeof(o->tool),
+			 o->tool);
+	return buf;
+}

@@ -53,7 +53,8 @@ def close(x, y):
     return abs(x - y) <= 1e-9 * max(abs(x), abs(y))
 
 assert c["schema"] == "diskbench-compare/1", c["schema"]
-assert c["baseline"] == {"label": "before", "file": "a.json"}, c["baseline"]
+assert c["baseline"] == {"label": "before", "file": "a.json",
+                         "made_by": "diskbench " + a["tool"]["version"]}, c["baseline"]
 assert len(c["compared"]) == 1
 p = c["compared"][0]
 assert (p["label"], p["file"]) == ("after", "b.json"), p

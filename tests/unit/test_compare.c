@@ -108,18 +108,23 @@ static void test_ratios_and_lists(void **state)
 	near(t->m[CMP_LAT_P99].change_pct, 50);
 	near(t->m[CMP_CPU_PER_OP].change_pct, -25);
 	assert_string_equal(t->mismatch, "");
-	/* Summary: geometric mean of 0.75, 2 and nothing else. */
-	assert_int_equal(p->nratios, 2);
-	near(p->geomean_iops, sqrt(0.75 * 2));
-	assert_int_equal(p->worst, 0);
+	/* Summary: the geometric mean of 2 alone, test 0 measured differently
+	 * (another engine and queue depth) telling no change. */
+	assert_int_equal(p->nratios, 1);
+	near(p->geomean_iops, 2);
+	assert_int_equal(p->worst, 1);
 	assert_int_equal(p->best, 1);
+	assert_int_equal(p->nmismatched, 1);
 	assert_false(p->repeats);
-	assert_false(p->all_lost || p->all_gained);
-	/* no runs to judge: the figures alone, said to be unjudged */
+	assert_true(p->all_gained);	/* the one ratio in the mean is 2 */
+	/* no runs to judge: the figures alone, said to be unjudged; the test
+	 * measured differently is not among them */
 	assert_int_equal(p->outcome, CMP_OUT_UNJUDGED);
-	assert_string_equal(p->headline, "Not judged: fewer than 5 runs on a side, so no change "
-			    "is told from noise. The figures alone: IOPS higher on 1 of 2 tests, "
-			    "lower on 1 (geometric mean 1.22x). Run both sides with --repeat 5 to "
+	assert_string_equal(p->headline, "Not judged: 1 of 2 tests measured differently on the "
+			    "two sides (block size, queue depth, jobs, engine or O_DIRECT), so they "
+			    "take no verdict; the others: fewer than 5 runs on a side, so no change "
+			    "is told from noise. The figures alone: IOPS higher on 1 of 1 tests, "
+			    "lower on none (geometric mean 2.00x). Run both sides with --repeat 5 to "
 			    "have them judged.");
 	assert_int_equal(p->nonly_before, 1);
 	assert_string_equal(p->only_before[0]->name, "gone");
