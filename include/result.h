@@ -146,6 +146,9 @@ struct test_result {
 	 * --output-format=json import, import.h): lat_sum holds them, pct[i]
 	 * given where bit i is set, the others missing. 0 for a run's. */
 	uint16_t lat_pct_given;
+	/* Another tool gave only the latency's maximum (a bonnie++ import):
+	 * lat_sum.max holds it, the other figures are missing. */
+	bool lat_max_given;
 
 	double cpu_user_pct, cpu_sys_pct; /* CPU time / wall time x 100, all workers */
 	double usec_per_op;	/* (user + sys) CPU microseconds per op */

@@ -14,6 +14,7 @@
 #include "repeat.h"
 
 #define BON_FIELDS 50	/* format 1.97 and 1.98 (bonnie++ 2.00 writes 1.98) */
+#define BON_LATENCY 38	/* the twelve tests' latencies, in the tests' order */
 
 /* The twelve tests in the line's order: the rate's field, what it is. */
 static const struct {
@@ -185,6 +186,40 @@ static int bon_amounts(const char *name, char *const *f, const struct bon_params
 	return 0;
 }
 
+/*
+ * Test i's %CP (the field after its rate) and latency (bonnie++'s maximum,
+ * "8147us", "240ms", "2s") into t. bonnie++'s %CP is user + sys in one: it
+ * is kept as the CPU per op, user and sys missing. An empty field (or
+ * "+++") is missing, never 0.
+ */
+static int bon_cpu_lat(const char *name, char *const *f, unsigned i, struct test_result *t,
+		       char *err, size_t errlen)
+{
+	const char *cp = f[tests[i].field + 1], *lat = f[BON_LATENCY + i];
+	double v;
+	char *end;
+
+	t->cpu_user_pct = t->cpu_sys_pct = t->usec_per_op = NAN;
+	if (*cp && strspn(cp, "+") != strlen(cp)) {
+		v = strtod(cp, &end);
+		if (*end || !(v >= 0) || v > 100000)
+			return fail(name, err, errlen, "%s: %%CP \"%s\" is not a percentage",
+				    tests[i].workload, cp);
+		t->usec_per_op = v / 100 * ((double)t->runtime_ns / 1e3) / (double)t->ops;
+	}
+	if (!*lat)
+		return 0;
+	v = strtod(lat, &end);
+	if (end == lat || !(v >= 0) || v > 1e9 || (strcmp(end, "us") && strcmp(end, "ms") &&
+						   strcmp(end, "s")))
+		return fail(name, err, errlen, "%s: latency \"%s\" is not a time in us, ms or s",
+			    tests[i].workload, lat);
+	v *= !strcmp(end, "us") ? 1e3 : !strcmp(end, "ms") ? 1e6 : 1e9;
+	t->lat_sum.max = (uint64_t)llround(v);
+	t->lat_max_given = true;
+	return 0;
+}
+
 /* Test i of the line into t: 0, 1 when the line has no figure for it
  * (empty: not run; "+++++": too fast to time, named in a warning), or an
  * error. */
@@ -214,11 +249,10 @@ static int bon_test(const char *name, char *const *f, const struct bon_params *p
 	t->random = tests[i].random;
 	t->qd = t->jobs = 1;
 	ret = bon_amounts(name, f, pp, i, rate, t, err, errlen);
+	if (!ret)
+		ret = bon_cpu_lat(name, f, i, t, err, errlen);
 	if (ret)
 		return ret;
-	/* bonnie++'s %CPU is user + sys together, and its latency only
-	 * a maximum: neither fits, both are missing */
-	t->cpu_user_pct = t->cpu_sys_pct = t->usec_per_op = NAN;
 	t->lat = malloc(sizeof(*t->lat));
 	if (!t->lat)
 		return -ENOMEM;

@@ -127,7 +127,10 @@ static void json_latency(struct jw *w, const struct test_result *t)
 		jw_null(w, "min");
 		jw_null(w, "mean");
 		jw_null(w, "stdev");
-		jw_null(w, "max");
+		if (t->lat_max_given)	/* bonnie++'s: the maximum alone */
+			jw_u64(w, "max", ls->max);
+		else
+			jw_null(w, "max");
 	} else {
 		jw_u64(w, "min", ls->min);
 		jw_fixed(w, "mean", ls->mean, 1);

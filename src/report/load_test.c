@@ -104,6 +104,13 @@ static int load_given(struct ld *l, const char *w, json_t *o, struct test_result
 
 	if (t->lat->n || !json_is_object(p))
 		return 0;
+	/* the maximum alone (bonnie++'s): min null, max a number */
+	v = json_object_get(o, "max");
+	if (json_is_null(json_object_get(o, "min")) && json_is_integer(v) &&
+	    json_integer_value(v) >= 0) {
+		ls->max = (uint64_t)json_integer_value(v);
+		t->lat_max_given = true;
+	}
 	for (i = 0; i < RESULT_NPCT; i++) {
 		v = json_object_get(p, result_pct_keys[i]);
 		if (!v || json_is_null(v))

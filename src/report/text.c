@@ -275,10 +275,13 @@ static void text_row(const struct test_result *t, struct row *row)
 	fmt_pct(t, has_lat, "50", row->c[C_P50], L);
 	fmt_pct(t, has_lat, "99", row->c[C_P99], L);
 	fmt_pct(t, has_lat, "99.9", row->c[C_P999], L);
-	if (has_lat)
+	if (has_lat || t->lat_max_given)
 		report_fmt_ns((double)t->lat_sum.max, row->c[C_MAX], L);
 	else
 		snprintf(row->c[C_MAX], L, "-");
+	/* user and sys not told apart (bonnie++'s %CP): from the CPU per op */
+	if (!isfinite(cpu) && isfinite(t->usec_per_op) && t->runtime_ns)
+		cpu = t->usec_per_op * (double)t->ops / ((double)t->runtime_ns / 1e3) * 100;
 	if (isnan(cpu) || isinf(cpu))
 		snprintf(row->c[C_CPU], L, "-");
 	else
@@ -754,6 +757,9 @@ int report_text(FILE *f, const struct run_result *r)
 	if (!strcmp(r->imported_from.tool, "fio"))	/* import.h: what fio's figures are */
 		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; latency fio's completion latency "
 			  "(clat), as fio measured it");
+	else if (!strcmp(r->imported_from.tool, "bonnie++"))
+		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; figures as bonnie++ measured them: "
+			  "max its latency (the slowest op), CPU%% its %%CP (user + sys)");
 	else if (r->imported_from.tool[0])
 		text_line(&w, "", 0, "MB/s = 10^6 bytes/s; figures as %.*s measured them",
 			  FLD(r->imported_from.tool));

@@ -30,7 +30,9 @@ void result_finish(struct test_result *t)
 
 	t->syscalls_per_op = t->syscalls_valid && t->ops ? (double)t->syscalls / (double)t->ops : 0;
 
-	if (!t->lat_pct_given)	/* else another tool's figures, kept */
+	if (t->lat_max_given && !t->lat_pct_given)	/* its maximum alone, kept */
+		*ls = (struct lat_summary){ .max = ls->max };
+	else if (!t->lat_pct_given)	/* else another tool's figures, kept */
 		memset(ls, 0, sizeof(*ls));
 	if (t->lat && t->lat->n && !t->lat_pct_given) {
 		ls->min = t->lat->min;

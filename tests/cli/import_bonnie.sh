@@ -1,7 +1,9 @@
 #!/bin/bash
 # import_bonnie.sh - a bonnie++ CSV line read by report: each rate is the
 # test's (K/sec = 1024 bytes/s, ops/s for seeks and files), "+++++" and
-# empty fields missing (a warning, never 0), the round trip through
+# empty fields missing (a warning, never 0), each test's %CP (as CPU per
+# op, user and sys missing) and latency (its maximum alone; percentiles
+# missing) where the line gives them, the round trip through
 # diskbench JSON, and a short line or a second line refused with exit 2.
 # Saved lines, and a fresh one from the installed bonnie++.
 set -u
@@ -30,11 +32,16 @@ if db["host"]["hostname"] != f[2]:
     bad.append(f"host {db['host']['hostname']} for {f[2]}")
 units = {"M": 1 << 20, "G": 1 << 30}
 size = int(f[5][:-1]) * units[f[5][-1]]
-for field, wl, kind in ((9, "char-write", "K"), (11, "seq-write", "K"), (13, "rewrite", "K"),
+rows = [l.split() for l in out.splitlines() if l[:1].isalpha() and len(l.split()) >= 12]
+if not rows:
+    bad.append("no table in the text")
+scale = {"us": 1e3, "ms": 1e6, "s": 1e9}
+for i, (field, wl, kind) in enumerate(((9, "char-write", "K"), (11, "seq-write", "K"),
+                        (13, "rewrite", "K"),
                         (15, "char-read", "K"), (17, "seq-read", "K"), (19, "seeks", "ops"),
                         (26, "meta-create", "ops"), (28, "meta-stat", "ops"),
                         (30, "meta-delete", "ops"), (32, "meta-create-rand", "ops"),
-                        (34, "meta-stat-rand", "ops"), (36, "meta-delete-rand", "ops")):
+                        (34, "meta-stat-rand", "ops"), (36, "meta-delete-rand", "ops"))):
     v, t = f[field], tests.get(wl)
     if not v or v.startswith("+"):
         if t:
@@ -50,8 +57,28 @@ for field, wl, kind in ((9, "char-write", "K"), (11, "seq-write", "K"), (13, "re
         bad.append(f"{wl}: rate {got} for bonnie++'s {v}")
     if kind == "K" and t["bytes"] != size:
         bad.append(f"{wl}: bytes {t['bytes']} for size {f[5]}")
-    if t["lat_ns"]["histogram"] != [] or t["lat_ns"]["max"] is not None or t["cpu"]["user_pct"] is not None:
-        bad.append(f"{wl}: latency or CPU not missing")
+    lat, cp, cpu = t["lat_ns"], f[field + 1], t["cpu"]
+    if lat["histogram"] != [] or lat["min"] is not None or any(lat["percentiles"].values()):
+        bad.append(f"{wl}: latency beyond bonnie++'s maximum not missing: {lat}")
+    want = f[38 + i]
+    if want:
+        unit = want.lstrip("0123456789")
+        if lat["max"] != int(want[:-len(unit)]) * scale[unit]:
+            bad.append(f"{wl}: max latency {lat['max']} ns for bonnie++'s {want}")
+    elif lat["max"] is not None:
+        bad.append(f"{wl}: no latency in the line, max {lat['max']}")
+    if cpu["user_pct"] is not None or cpu["sys_pct"] is not None:
+        bad.append(f"{wl}: user and sys told apart: {cpu}")
+    if cp and not cp.startswith("+"):
+        got = cpu["usec_per_op"] * t["ops"] / (t["runtime_ns"] / 1e3) * 100
+        if abs(got - float(cp)) > 0.01 * float(cp) + 0.05:
+            bad.append(f"{wl}: CPU {got} % for bonnie++'s %CP {cp}")
+        name = t["name"]
+        shown = [r for r in rows if " ".join(r[:len(name.split())]) == name]
+        if not shown or abs(float(shown[0][-1]) - float(cp)) > 0.01 * float(cp) + 0.06:
+            bad.append(f"{wl}: the text's CPU% {shown[0][-1] if shown else None} for {cp}")
+    elif cpu["usec_per_op"] is not None:
+        bad.append(f"{wl}: no %CP in the line, CPU per op {cpu['usec_per_op']}")
 for m in bad:
     print("  " + m)
 sys.exit(1 if bad else 0)
