@@ -149,4 +149,23 @@ head -c 3000 randread-plus.json >cut.json
 refuse cut.json 'fio JSON cut short or broken'
 sed 's/"rw" : "randread"/"rw" : "randtrim"/' randread.json >trim.json
 refuse trim.json 'rw=randtrim trims'
+# zoned and verify-only jobs: workloads diskbench cannot represent
+for o in zonemode=zbd verify_only=1; do
+	python3 - "${o%%=*}" "${o#*=}" <<'PY' || fail "make $o"
+import json, sys
+d = json.load(open("randread.json"))
+d["jobs"][0]["job options"][sys.argv[1]] = sys.argv[2]
+json.dump(d, open(sys.argv[1] + ".json", "w"))
+PY
+done
+refuse zonemode.json 'zonemode=zbd, a zoned workload diskbench cannot represent'
+refuse verify_only.json 'a verify-only job, which measures no workload'
+# a file of none of the formats
+printf 'hello, world\n' >none.txt
+"$DISKBENCH" report none.txt --json out.json >out.txt 2>out.err
+rc=$?
+[ $rc -eq 2 ] || fail "none.txt: exit $rc, not 2"
+[ "$(wc -l <out.err)" -eq 1 ] && grep -q '^diskbench: none.txt[:0-9]*: not a' out.err ||
+	fail "none.txt: message: $(cat out.err)"
+[ -e out.json ] || [ -s out.txt ] && fail "none.txt: something written on a refusal"
 exit 0
