@@ -290,32 +290,29 @@ static int walk_list(const char *s, int (*fn)(const char *, size_t, struct list_
 	return c->n > c->max_items ? -ERANGE : 0;
 }
 
-static int size_item(const char *s, size_t len, struct list_ctx *c)
+/* v onto the list; counted past max_items too, for the caller's -ERANGE. */
+static int push_item(struct list_ctx *c, uint64_t v)
 {
-	uint64_t v;
-	int rc;
-
-	rc = size_span(s, len, &v);
-	if (rc)
-		return rc;
 	if (c->n < c->max_items)
 		((uint64_t *)c->out)[c->n] = v;
 	c->n++;
 	return 0;
 }
 
+static int size_item(const char *s, size_t len, struct list_ctx *c)
+{
+	uint64_t v;
+	int rc = size_span(s, len, &v);
+
+	return rc ? rc : push_item(c, v);
+}
+
 static int count_item(const char *s, size_t len, struct list_ctx *c)
 {
 	uint64_t v;
-	int rc;
+	int rc = count_span(s, len, c->min, c->max, &v);
 
-	rc = count_span(s, len, c->min, c->max, &v);
-	if (rc)
-		return rc;
-	if (c->n < c->max_items)
-		((uint64_t *)c->out)[c->n] = v;
-	c->n++;
-	return 0;
+	return rc ? rc : push_item(c, v);
 }
 
 /* "N" or "LO-HI" with LO <= HI; a descending range is malformed. */
