@@ -49,15 +49,8 @@ static void tune_args_from(struct tune_args *a, const struct settings *s)
 	_Static_assert(TUNE_MAX_BLOCKS == 100, "--blocks' row in opts_table.c says 100");
 	for (unsigned k = 0; k < KNOB_COUNT; k++)
 		a->lists[k] = opts_get_str(s, tune_knob_option((enum tune_knob)k));
-	a->workload = s->workload;
 	a->blocks = s->blocks ? (unsigned)s->blocks : DEFAULT_BLOCKS;
 	a->noise = s->noise >= 0 ? s->noise : DEFAULT_NOISE;
-	a->apply = s->apply;
-	a->restore = s->restore;
-	a->quiet = s->quiet;
-	a->help = s->help;
-	a->json = s->json;
-	a->html = s->html;
 }
 
 volatile sig_atomic_t tune_cli_stop;
@@ -92,7 +85,7 @@ static void catch_signals(void)
 static int cannot_change(struct tune_ctx *c, const char *why)
 {
 	cli_error("refusing to tune %s: %s", c->r.queue.disk, why);
-	if (!c->a.quiet) {
+	if (!c->cli.quiet) {
 		for (unsigned i = 0; i < c->r.nsweeps; i++) {
 			const struct tune_sweep *s = &c->r.sweeps[i];
 
@@ -276,11 +269,11 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	tune_args_from(&c->a, &c->cli);
-	if (c->a.help) {
+	if (c->cli.help) {
 		usage(stdout);
 		return STEP_DONE;
 	}
-	if (c->a.restore) {
+	if (c->cli.restore) {
 		ret = restore_leftovers(c, npos ? pos[0] : NULL);
 		return ret == EXIT_OK ? STEP_DONE : ret;
 	}
@@ -289,9 +282,9 @@ static int prepare(struct tune_ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	target = pos[0];
-	c->out[0] = (struct cli_output){ .opt = "--json", .path = c->a.json,
+	c->out[0] = (struct cli_output){ .opt = "--json", .path = c->cli.json,
 					 .render = render_tune_json };
-	c->out[1] = (struct cli_output){ .opt = "--html", .path = c->a.html,
+	c->out[1] = (struct cli_output){ .opt = "--html", .path = c->cli.html,
 					 .render = render_tune_html };
 	ret = cli_check_outputs(c->out, 2, &c->on_stdout);
 	if (ret)
@@ -437,7 +430,7 @@ int cmd_tune(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.stage.claim = -1;
 	status = prepare(&c, argc, argv);
-	c.progress = isatty(STDERR_FILENO) && !c.a.quiet;
+	c.progress = isatty(STDERR_FILENO) && !c.cli.quiet;
 	if (status == EXIT_OK)
 		status = may_change(&c);
 	if (status == EXIT_OK) {
@@ -446,9 +439,9 @@ int cmd_tune(int argc, char **argv)
 		for (unsigned i = 0; i < c.r.nsweeps; i++)
 			tune_analyze(&c.r.sweeps[i], c.r.sweeps[i].nblocks_run, c.a.noise,
 				     c.r.seed + i);
-		if (c.a.apply && !c.r.interrupted && status == EXIT_OK)
+		if (c.cli.apply && !c.r.interrupted && status == EXIT_OK)
 			status = keep_recommended(&c);
-		if (!c.a.quiet && !c.on_stdout)
+		if (!c.cli.quiet && !c.on_stdout)
 			report_tune_text(stdout, &c.r);
 		else	/* the report that says them is not shown: stderr does */
 			for (unsigned i = 0; i < c.r.nwarnings; i++)

@@ -19,20 +19,18 @@
 
 #define DEFAULT_READ_AHEAD "0,128,512,2048,8192"
 
-/* Tune's own options, out of the settings the one parser filled. */
+/* What tune makes of its own options; the rest (--workload, --apply,
+ * --json ...) it reads from the settings the one parser filled. */
 struct tune_args {
 	const char *lists[KNOB_COUNT];	/* --scheduler LIST ...; NULL: not given */
-	const char *workload;
-	unsigned blocks;
-	double noise;
-	bool apply, restore, quiet, help;
-	const char *json, *html;
+	unsigned blocks;		/* --blocks, or its default */
+	double noise;			/* --noise, or its default */
 };
 
 /* Everything one tune holds. */
 struct tune_ctx {
 	struct tune_args a;
-	struct settings cli;
+	struct settings cli;			/* the options as parsed */
 	struct settings run[KNOB_COUNT];	/* each sweep's: its specs point into them */
 	const struct engine_ops *e;
 	struct target_info ti;

@@ -118,7 +118,7 @@ static const char *sweep_list(struct tune_ctx *c, unsigned k, bool given)
  * after saying why. */
 static int sweep_profile(struct tune_ctx *c, unsigned k, struct settings *cli, const char **wl)
 {
-	const char *given = c->a.workload;
+	const char *given = c->cli.workload;
 	char err[768];
 	int ret;
 
@@ -253,7 +253,7 @@ void tune_cli_announce(struct tune_ctx *c)
 						 "%u tests", used ? "; " : "",
 						 tune_knob_option(s->knob), s->nconfig, s->ntests);
 	}
-	if (c->a.quiet)
+	if (c->cli.quiet)
 		return;
 	fprintf(stderr, "diskbench tune %s: %s; %u blocks, %" PRIu64 " trials, about %.1f "
 		"min\n", c->r.queue.disk, what, c->a.blocks, trials, (double)ns / 60e9);
