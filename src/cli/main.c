@@ -4,20 +4,24 @@
 
 #include "cli.h"
 
+/* The subcommands by the word that names them. */
+static const struct {
+	const char *name;
+	int (*cmd)(int argc, char **argv);
+} subcommands[] = {
+	{ "list", cmd_list },
+	{ "info", cmd_info },
+	{ "report", cmd_report },
+	{ "compare", cmd_compare },
+	{ "tune", cmd_tune },
+	{ "run", cmd_run },
+};
+
 static int dispatch(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "info"))
-		return cmd_info(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "tune"))
-		return cmd_tune(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
+	for (size_t i = 0; argc > 1 && i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].cmd(argc - 1, argv + 1);
 	/* No subcommand: "diskbench [OPTIONS] [TARGET]" is a run. */
 	return cmd_run(argc, argv);
 }
