@@ -308,6 +308,35 @@ static void headline_count(struct compare_pair *p, enum compare_metric m, int ki
 	       (int)sizeof(p->tests[i].before->name), p->tests[i].before->name);
 }
 
+/* Into h: the tests of an unjudged pair that take no verdict for another
+ * cause than too few runs (a failed side, measured differently). true
+ * when that was every test: the headline is done. */
+static bool headline_unjudged(const struct compare_pair *p, char *h, size_t len)
+{
+	if (p->nfailed) {
+		/* a failed side measured nothing: no figures to tell either */
+		append(h, len, "%u of %u test%s failed on a side (I/O errors or no I/O), so they "
+		       "take no verdict", p->nfailed, p->ntests, p->ntests == 1 ? "" : "s");
+		if (p->nfailed == p->ntests) {
+			append(h, len, "; run them again on a working device.");
+			return true;
+		}
+		append(h, len, "; the others: ");
+	}
+	if (p->nmismatched) {
+		/* different methods: their figures tell no change either */
+		append(h, len, "%u of %u test%s measured differently on the two sides (block "
+		       "size, queue depth, jobs, engine or O_DIRECT), so they take no verdict",
+		       p->nmismatched, p->ntests, p->ntests == 1 ? "" : "s");
+		if (p->nmismatched + p->nfailed == p->ntests) {
+			append(h, len, ".");
+			return true;
+		}
+		append(h, len, "; the others: ");
+	}
+	return false;
+}
+
 /*
  * The outcome and the headline of a pair, from its verdicts (throughput
  * and p99 alike: a latency that grew 35x is no "no change"); the way
@@ -338,27 +367,8 @@ static void pair_headline(struct compare_pair *p, double noise)
 		append(h, len, "no test ran on both sides.");
 		return;
 	}
-	if (p->outcome == CMP_OUT_UNJUDGED && p->nfailed) {
-		/* a failed side measured nothing: no figures to tell either */
-		append(h, len, "%u of %u test%s failed on a side (I/O errors or no I/O), so they "
-		       "take no verdict", p->nfailed, p->ntests, p->ntests == 1 ? "" : "s");
-		if (p->nfailed == p->ntests) {
-			append(h, len, "; run them again on a working device.");
-			return;
-		}
-		append(h, len, "; the others: ");
-	}
-	if (p->outcome == CMP_OUT_UNJUDGED && p->nmismatched) {
-		/* different methods: their figures tell no change either */
-		append(h, len, "%u of %u test%s measured differently on the two sides (block "
-		       "size, queue depth, jobs, engine or O_DIRECT), so they take no verdict",
-		       p->nmismatched, p->ntests, p->ntests == 1 ? "" : "s");
-		if (p->nmismatched + p->nfailed == p->ntests) {
-			append(h, len, ".");
-			return;
-		}
-		append(h, len, "; the others: ");
-	}
+	if (p->outcome == CMP_OUT_UNJUDGED && headline_unjudged(p, h, len))
+		return;
 	if (p->outcome == CMP_OUT_UNJUDGED) {
 		unsigned alike = p->ntests - p->nfailed - p->nmismatched;
 
