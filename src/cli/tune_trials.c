@@ -168,7 +168,9 @@ static int run_tests(struct trial_at *ta, unsigned i)
 	int ret = session_run(&in, &h, &end);
 
 	ta->cut = end.cut;
-	if (ret <= 0 || !end.could_not_run)
+	/* a trial that could not run (a request that never completed: the
+	 * device hangs) stops the tune, which puts everything back */
+	if (ret >= 0 || ret == -EINTR || !end.could_not_run)
 		return ret;
 	if (tune_queue_present(&c->r.queue, gone, sizeof(gone)))
 		return tune_cli_stop_at(c, ta->n + end.cur, ta->total, EXIT_RUNTIME,
