@@ -47,6 +47,7 @@ struct settings {
 	int cpus[OPTS_MAX_CPUS];
 	size_t ncpus;
 	const char *on_error;	/* "stop" (NULL: the default) or "continue" */
+	uint64_t io_timeout_ns;	/* --io-timeout; 0: the default (session.h) */
 	bool thread;		/* --jobs as threads of one process, not
 				 * processes (test_spec.procs) */
 	const char *destructive; /* NULL: not given; "": --destructive; else

@@ -257,6 +257,20 @@ struct test_result {
 	uint64_t stall_bound_ns;
 	uint64_t window_span_ns;
 
+	/* Jobs with a request in flight io_timeout_ns or longer (the runner's
+	 * watch, whatever the others did): when (start_ns, from the run's
+	 * first window's opening) and for how long (ns) it completed nothing,
+	 * and its last request's offset. stuck: a request never completed
+	 * within io_timeout_ns after the runtime: the test was ended there
+	 * (its job abandoned) and the request is in io_errors as ETIMEDOUT.
+	 * io_timeout_ns 0: not watched (a result saved before). */
+	struct result_stall slow[RESULT_MAX_STALLS];
+	unsigned nslow, slow_missed;
+	uint64_t io_timeout_ns;
+	bool stuck;
+	struct result_io_error stuck_req;	/* stuck: the request, its at_ns when
+						 * the test was ended */
+
 	/* Did the throughput drift during the window (result_drift)? Over the
 	 * runs whose timeline could tell (drift_valid: at least one), drift is
 	 * the change (timeline_drift) of the run that changed most, drift_run

@@ -31,6 +31,11 @@ struct runner_progress {
 	uint64_t stalled_ns;	/* RUNNER_RUN: job stalled_job has stood still this
 				 * long while the others went on (stall.h); 0: none */
 	unsigned stalled_job;
+	uint64_t slow_ns;	/* RUNNER_RUN: job slow_job has had a request in
+				 * flight this long, at least spec->io_timeout_ns,
+				 * its last one at slow_offset; 0: none */
+	unsigned slow_job;
+	uint64_t slow_offset;
 };
 
 /* Everything that defines one test. */
@@ -89,6 +94,14 @@ struct test_spec {
 	 * test returns what was measured up to it, the error with it. Set by
 	 * the session (session_in.on_error_continue). */
 	bool on_error_continue;
+	/* The bound on a request's age (--io-timeout; the session's default):
+	 * a job with a request in flight this long is named in out->slow
+	 * while the test goes on; a job whose request has not completed this
+	 * long after the runtime (or after *stop) ends the test: it is
+	 * abandoned (a job process killed, a thread left to the kernel), its
+	 * request counted as an error of ETIMEDOUT at its offset and
+	 * out->stuck set. 0: no bound (the jobs are waited for). */
+	uint64_t io_timeout_ns;
 
 	/* The classic workloads' parameters (--char-mode, --files,
 	 * --file-size, --dirs, --fsync); zero means the default. */

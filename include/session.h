@@ -17,6 +17,11 @@
 /* --steady-state's round limit when --max-rounds is not given (SNIA PTS). */
 #define SESSION_MAX_ROUNDS 25
 
+/* The bound on a request's age when --io-timeout is not given
+ * (test_spec.io_timeout_ns): a few seconds, as a disk's own command
+ * timeouts are tens of them and a benchmark's request a millisecond. */
+#define SESSION_IO_TIMEOUT_NS 5000000000ull
+
 /*
  * What a coordinated run (diskbench-mpi, src/mpi/) adds to a run: the same
  * stages, with a say at the points where the ranks must agree. Every rank
@@ -84,6 +89,7 @@ struct session_in {
 	const volatile sig_atomic_t *stop;	/* a signal handler raises it */
 	bool on_error_continue;		/* --on-error continue (test_spec's): a test's
 					 * I/O errors do not end the session */
+	uint64_t io_timeout_ns;		/* test_spec's; 0: SESSION_IO_TIMEOUT_NS */
 	const struct session_coord *coord;	/* NULL: a run alone */
 };
 
@@ -148,6 +154,11 @@ struct session_end {
 					 * longer answered a read of its first block
 					 * (session_target_answers: gone_err) */
 	int gone_err;			/* -errno */
+	bool stuck;			/* a request of the last test never completed
+					 * (test_result.stuck): the session ended
+					 * there, the test kept; stuck_req is it */
+	struct result_io_error stuck_req;
+	uint64_t io_timeout_ns;		/* the bound it was held to */
 	char name[64];			/* the test it ended in */
 	char err[512];			/* why it ended, when it failed */
 };
@@ -167,7 +178,11 @@ struct session_end {
  * asked for its first block (session_target_answers), and the session ends
  * with -EIO (end->io_error, end->err naming the first error) unless
  * in->on_error_continue, or with -ENXIO when the target no longer answers
- * (end->gone, either way). A coordinated run goes on (its ranks must reach
+ * (end->gone, either way). A test whose request never completed
+ * (test_result.stuck) is kept and the session ends with -ETIMEDOUT
+ * (end->stuck and could_not_run, err naming it; -EINTR when stopped),
+ * whatever on_error_continue says. Results kept nowhere (in->r NULL:
+ * tune's trials) leave I/O errors to hooks->tested. A coordinated run goes on (its ranks must reach
  * every test together). Returns 0, -EINTR (stopped: end says where),
  * -EIO or -ENXIO as said, another -errno (end->err says why: a test could
  * not run, end->could_not_run and the tests before it kept; the

@@ -35,6 +35,8 @@ struct stall_reading {
 };
 
 struct stall_job {
+	bool slow;		/* in flight slow_ns or more: found slow[slow_at] */
+	unsigned slow_at;
 	uint64_t ops;		/* at its last progress */
 	uint64_t since;		/* the reading that saw it */
 	uint64_t others;	/* the other jobs' ops then */
@@ -53,6 +55,12 @@ struct stall_watch {
 	struct stall_reading *in;	/* n slots: the next reading */
 	struct stall found[STALL_MAX];	/* in the order they ended */
 	unsigned nfound, missed;
+	/* Jobs that completed nothing for slow_ns or more (0: not watched),
+	 * whatever the others did: a request that old is in flight. Each in
+	 * the order it began, its end the last reading that saw it still. */
+	uint64_t slow_ns;
+	struct stall slow[STALL_MAX];
+	unsigned nslow, slow_missed;
 };
 
 /* The bound for a test of this runtime. */
@@ -64,14 +72,20 @@ void stall_watch_free(struct stall_watch *w);
 
 /* Take the reading the caller put in w->in, made at now (after the last
  * one): a job whose count moved after the bound or more with none, while
- * the others' moved, is added to found; one whose window closed stops
- * being watched (a stall it was in ends at the last reading). */
+ * the others' moved, is added to found; one that has stood still for
+ * slow_ns or more is in slow (from then on, until it moves); one whose
+ * window closed stops being watched (a stall it was in ends at the last
+ * reading). */
 void stall_watch_read(struct stall_watch *w, uint64_t now);
 
 /* The longest any job watched has stood still, up to the last reading,
  * for the bound or more while the others went on (its number in *job):
  * a stall still going on, for a progress line; 0 when there is none. */
 uint64_t stall_watch_now(const struct stall_watch *w, unsigned *job);
+
+/* The job with a request in flight the longest, for slow_ns or more, at
+ * the last reading (its entry of slow in *out): false when none is. */
+bool stall_watch_slow(const struct stall_watch *w, struct stall *out);
 
 /* How much of [t_start, t_end) (a window of job's) the job's stalls in
  * found cover (ns). */

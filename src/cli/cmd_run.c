@@ -121,6 +121,7 @@ static int do_session(struct run_ctx *c)
 		.trim = c->s.trim, .drop_all = c->s.drop_caches, .keep_cut = true,
 		.check_unwritten = true, .layout_fd = c->layout_fd, .stop = c->stop,
 		.on_error_continue = c->s.on_error && !strcmp(c->s.on_error, "continue"),
+		.io_timeout_ns = c->s.io_timeout_ns,
 		.coord = h,
 	};
 	struct session_hooks hooks = { .arg = c, .begin = c->progress ? run_begin : NULL,

@@ -41,6 +41,13 @@ void cli_progress_test(void *arg, const struct runner_progress *rp)
 			fprintf(stderr, "  job %u stalled %.1fs", rp->stalled_job,
 				(double)rp->stalled_ns / 1e9);
 	}
+	/* a request older than --io-timeout, while the test goes on */
+	if (rp->slow_ns && rp->slow_offset != UINT64_MAX)
+		fprintf(stderr, "  job %u: a request %.1fs old at offset %" PRIu64, rp->slow_job,
+			(double)rp->slow_ns / 1e9, rp->slow_offset);
+	else if (rp->slow_ns)
+		fprintf(stderr, "  job %u: a request %.1fs old", rp->slow_job,
+			(double)rp->slow_ns / 1e9);
 	p->last_ns = rp->elapsed_ns;
 	p->last_ops = rp->ops;
 	p->last_bytes = rp->bytes;

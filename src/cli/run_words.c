@@ -223,6 +223,24 @@ void run_note(void *arg, const struct session_note *n)
 	}
 }
 
+/* A request of the last test never completed: the test was ended at its
+ * runtime plus --io-timeout and kept, and the run ended there. */
+static void word_stuck(struct run_ctx *c)
+{
+	const struct session_end *e = &c->end;
+	const struct result_io_error *q = &e->stuck_req;
+
+	cli_error("%s: a request at offset %" PRIu64 " (job %u) did not complete within %.1f s "
+		  "(--io-timeout): the test was ended there, and the run", e->name, q->offset,
+		  q->job, (double)e->io_timeout_ns / 1e9);
+	result_add_warning(&c->r, "%s: a request at offset %" PRIu64 " (job %u) did not complete "
+			   "within %.1f s of the test's end (--io-timeout): the device hangs; the "
+			   "test was ended %.1f s into its window and its job abandoned; that "
+			   "test and the ones before it are reported, the rest of the plan was "
+			   "not run", e->name, q->offset, q->job, (double)e->io_timeout_ns / 1e9,
+			   (double)q->at_ns / 1e9);
+}
+
 /* The session ended at a test's I/O errors: --on-error stop, or a target
  * that no longer answers. The test and the ones before it are kept. */
 static void word_io_error(struct run_ctx *c)
@@ -252,6 +270,8 @@ int run_word_end(struct run_ctx *c, int ret)
 	const struct session_end *e = &c->end;
 
 	if (ret == -EINTR) {
+		if (e->stuck)	/* the stop came while a request hung */
+			word_stuck(c);
 		if (e->in_precondition && !c->r.precondition.done)
 			result_add_warning(&c->r, "interrupted while setting up the precondition");
 		return 128 + SIGINT;
@@ -262,6 +282,8 @@ int run_word_end(struct run_ctx *c, int ret)
 		cli_progress_clear();
 	if (e->in_precondition && e->err[0]) {
 		cli_error("precondition: %s", e->err);
+	} else if (e->stuck) {
+		word_stuck(c);
 	} else if (e->io_error) {
 		word_io_error(c);
 	} else if (e->could_not_run) {

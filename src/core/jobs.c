@@ -124,7 +124,7 @@ bool jobs_watch(const struct test_spec *spec, struct worker *ws, unsigned n,
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 
-		if (!w->pid)
+		if (!w->pid || w->abandoned)
 			continue;
 		got = waitpid(w->pid, &st, WNOHANG);
 		if (!got || (got < 0 && errno != ECHILD))
@@ -203,9 +203,31 @@ int jobs_start(struct worker *w, const struct run_shared *rs)
 	return 0;
 }
 
+void jobs_abandon(struct worker *w, const struct run_shared *rs)
+{
+	static unsigned finished_sink;
+	static int halt_sink;
+
+	w->abandoned = true;
+	if (rs->procs) {
+		if (w->pid)
+			kill(w->pid, SIGKILL);
+		return;
+	}
+	/* a thread cannot be killed: what it writes on its way out goes here */
+	__atomic_store_n(&w->finished, &finished_sink, __ATOMIC_RELEASE);
+	__atomic_store_n(&w->halt, &halt_sink, __ATOMIC_RELEASE);
+	pthread_detach(w->tid);
+}
+
 void jobs_end(struct worker *ws, unsigned n, const struct run_shared *rs)
 {
 	for (unsigned i = 0; i < n; i++) {
+		if (ws[i].abandoned) {
+			if (rs->procs && ws[i].pid)	/* reaped now if it is gone */
+				(void)waitpid(ws[i].pid, NULL, WNOHANG);
+			continue;
+		}
 		if (!rs->procs)
 			pthread_join(ws[i].tid, NULL);
 		else if (ws[i].pid)

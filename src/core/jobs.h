@@ -83,7 +83,18 @@ int jobs_start(struct worker *w, const struct run_shared *rs);
 bool jobs_watch(const struct test_spec *spec, struct worker *ws, unsigned n,
 		struct run_shared *rs);
 
-/* After every job finished: join the threads, or wait for the processes.
+/*
+ * A job stuck past its test's deadline (a request that never completes):
+ * let go of it. A job process is killed (SIGKILL; a process in the kernel
+ * waiting for a block request ends once it returns, and is never waited
+ * for); a thread is detached and what it may still write is pointed at
+ * memory that outlives the test: the caller must not free w or its
+ * histogram then. Marks w->abandoned.
+ */
+void jobs_abandon(struct worker *w, const struct run_shared *rs);
+
+/* After every job finished: join the threads, or wait for the processes
+ * (an abandoned one only when it has ended).
  * The caller's process must not reap its children with a wait() of any
  * child while a test runs. */
 void jobs_end(struct worker *ws, unsigned n, const struct run_shared *rs);

@@ -58,11 +58,13 @@ const struct opt_def opts_rows[] = {
 		  "profile, `quick`, runs 8 for sequential, 1 and 32 for random)" },
 	{ .name = "jobs", .arg = "N", .kind = OPT_COUNT, .off = F(jobs),
 	  .min = 1, .max = 1024, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
-	  .help = "jobs per test, each with its own queue; two or more are processes of "
-		  "their own (default: 1)",
-	  .doc = "jobs, each with its own fd, queue, buffers and histogram. Two or "
-		  "more run as processes, each in a session of its own, as fio's jobs "
-		  "do: with the kernel's scheduler autogroups "
+	  .help = "jobs per test, each with its own queue, each a process of its own "
+		  "(default: 1)",
+	  .doc = "jobs, each with its own fd, queue, buffers and histogram. They "
+		  "run as processes, each in a session of its own, as fio's jobs "
+		  "do (and so a job stuck in the kernel on a request that never "
+		  "completes can be let go: `--io-timeout`): with the kernel's "
+		  "scheduler autogroups "
 		  "(`kernel.sched_autogroup_enabled`, on in most distributions) a "
 		  "session is one share of the CPU, and N threads of one process would "
 		  "split one share over their CPUs, each weighing 1/N against the "
@@ -216,6 +218,19 @@ const struct opt_def opts_rows[] = {
 		  "no longer answers a read of its first block after an error has "
 		  "vanished: the run ends there with either setting (see "
 		  "[Faults](faults.md))" },
+	{ .name = "io-timeout", .arg = "TIME", .kind = OPT_DURATION, .off = F(io_timeout_ns),
+	  .min = 100000000, .max = 3600 * SEC, .echo = true, .echo_set = true, .cmds = RUN,
+	  .scope = SC_RUN,
+	  .help = "a request in flight this long is reported; one still in flight this long "
+		  "after the runtime ends the test and the run (default: 5s)",
+	  .doc = "the bound on a request's age (default 5s). A request in flight this "
+		  "long is reported with its job, offset and age, on the progress line "
+		  "while it lasts and in a warning and the JSON (per test "
+		  "`\"slow_requests\"`), and the test goes on. A request that has not "
+		  "completed this long after the test's runtime (or after a Ctrl-C) ends "
+		  "the test, naming it (an error of errno ETIMEDOUT at its offset), and "
+		  "the run: no hang. Its job is abandoned: a job process is killed, and "
+		  "the kernel ends it once the request returns (see [Faults](faults.md))" },
 	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
 	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "
@@ -278,7 +293,7 @@ const struct opt_def opts_rows[] = {
 		  "live on that CPU's node. More jobs than CPUs share them (job *i* on "
 		  "the (*i* mod *n*)-th), with a warning. Each job is named "
 		  "`diskbench-jN`: a process (`ps -e`, `top`), or a thread (`top -H`, "
-		  "`ps -L`) for one job, `--thread` or a file test" },
+		  "`ps -L`) with `--thread` or for a file test" },
 	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
 	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)",

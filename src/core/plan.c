@@ -318,7 +318,7 @@ static struct test_spec make_spec(const struct plan_in *in, const struct setting
 		.bs = (uint32_t)bs,
 		.qd = (uint32_t)qd,
 		.jobs = (uint32_t)gs->jobs,
-		.procs = gs->jobs > 1 && !in->run->thread,
+		.procs = !in->run->thread,
 		.direct = direct,
 		.runtime_ns = gs->runtime_ns,
 		.ramp_ns = gs->ramp_ns,

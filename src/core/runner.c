@@ -99,6 +99,9 @@ static void merge_errors(const struct worker *ws, unsigned n, struct test_result
 		out->io_errors[out->nio_errors++].at_ns = first != UINT64_MAX && e->at_ns > first ?
 							   e->at_ns - first : 0;
 	}
+	if (out->stuck)		/* its time as the list's */
+		out->stuck_req.at_ns = first != UINT64_MAX && out->stuck_req.at_ns > first ?
+				       out->stuck_req.at_ns - first : 0;
 	if (out->nio_errors) {	/* the first of all, not of the first job */
 		out->first_errno = out->io_errors[0].err;
 		out->first_error_offset = out->io_errors[0].offset;
@@ -272,6 +275,7 @@ struct run {
 	size_t arena_len;
 	struct sampler sm;
 	struct dev_counters c0, c1;
+	bool leak;		/* a thread was abandoned: it may still write to ws */
 };
 
 /* What the spec alone says of out, before the jobs run. */
@@ -321,6 +325,10 @@ static int run_alloc(struct run *r)
 /* Each worker tore down its own engine, fds and buffers: what is left. */
 static void run_free(struct run *r)
 {
+	if (r->leak) {		/* what an abandoned thread may write stays */
+		sampler_free(&r->sm);
+		return;
+	}
 	if (r->arena) {
 		munmap(r->arena, r->arena_len);
 	} else {
@@ -374,6 +382,61 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 	return ret;
 }
 
+/* Past when a job that has not torn down is stuck (spec->io_timeout_ns
+ * after the runtime's end, or after now when a stop came first), for a
+ * block test; UINT64_MAX: none (no bound, or a workload of its own I/O,
+ * whose jobs are threads that may take long to remove their files). */
+static uint64_t run_deadline(const struct run *r)
+{
+	const struct test_spec *spec = r->spec;
+	uint64_t end = r->rs->t0 + spec_ramp(spec) + spec->runtime_ns, now = clock_ns();
+
+	if (!spec->io_timeout_ns || spec->wl->kind != WL_BLOCK || !r->rs->t0)
+		return UINT64_MAX;
+	if ((spec->stop && *spec->stop) || r->rs->halt || now > end)
+		end = end > now ? now : end;
+	return end + spec->io_timeout_ns;
+}
+
+/*
+ * The jobs still not torn down at the deadline: each abandoned (jobs.h),
+ * its window closed now, and its request in flight counted as an error of
+ * ETIMEDOUT at its last offset, the test marked stuck (out->stuck_req: the
+ * first such job's).
+ */
+static void run_abandon(struct run *r, struct test_result *out)
+{
+	const uint64_t now = clock_ns();
+
+	for (unsigned i = 0; i < r->started; i++) {
+		struct worker *w = &r->ws[i];
+
+		if (w->torn_down)
+			continue;
+		jobs_abandon(w, r->rs);
+		if (!r->procs)
+			r->leak = true;
+		if (!__atomic_load_n(&w->t_end, __ATOMIC_ACQUIRE)) {
+			/* its window's CPU and calls were never taken: none */
+			if (!w->opened)
+				w->t_start = now;
+			w->cpu_user_ns = w->cpu_sys_ns = w->syscalls = 0;
+			w->t_end = now;
+		}
+		if (!w->errors++) {
+			w->first_errno = ETIMEDOUT;
+			w->first_error_offset = w->at == UINT64_MAX ? 0 : w->at;
+		}
+		if (w->nerrs < RESULT_MAX_IO_ERRORS)
+			w->errs[w->nerrs++] = (struct result_io_error){
+				.job = i, .at_ns = now, .err = ETIMEDOUT,
+				.offset = w->at == UINT64_MAX ? 0 : w->at, .len = r->spec->bs };
+		if (!out->stuck)
+			out->stuck_req = w->errs[w->nerrs - 1];
+		out->stuck = true;
+	}
+}
+
 /*
  * Let the jobs go and wait out the ramp and the measured phase. The device
  * counters' start sample is taken just before the windows open (before the
@@ -410,7 +473,7 @@ static void run_measure(struct run *r)
 	 * workload that runs to its end (whole) until it is there. */
 	sampler_wait(spec, r->ws, r->n, rs, rs->t0,
 		     spec->wl->whole ? UINT64_MAX : rs->t0 + ramp + spec->runtime_ns, &r->sm);
-	sampler_wait_windows(spec, r->ws, r->n, rs, &r->sm);
+	sampler_wait_windows(spec, r->ws, r->n, rs, &r->sm, run_deadline(r));
 	if (r->io)
 		target_dev_counters(r->where->ti, &r->c1);
 }
@@ -475,12 +538,13 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 		run_measure(&r);
 	else
 		gate_open(&r.rs->gate, -1);
-	sampler_wait_teardown(spec, r.ws, r.started, r.rs);
+	if (!sampler_wait_teardown(spec, r.ws, r.started, r.rs, ret ? UINT64_MAX : run_deadline(&r)))
+		run_abandon(&r, out);
 	jobs_end(r.ws, r.started, r.rs);
 	gate_destroy(&r.rs->gate);
 	/* a job process that was killed or crashed: its counts are not whole */
 	for (unsigned i = 0; i < r.started && !ret; i++) {
-		if (r.ws[i].err == -ECHILD) {
+		if (r.ws[i].err == -ECHILD && !r.ws[i].abandoned) {
 			ret = r.ws[i].err;
 			snprintf(err, errlen, "%s", r.ws[i].errmsg);
 		}

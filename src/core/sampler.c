@@ -134,6 +134,17 @@ static void stalls_out(const struct sampler *sm, const struct worker *ws, unsign
 			.offset_valid = st->offset_valid, .offset = st->offset };
 	}
 	out->stalls_missed += sw->nfound - out->nstalls;
+	out->io_timeout_ns = sw->slow_ns;
+	out->slow_missed = sw->slow_missed;
+	for (unsigned k = 0; k < sw->nslow && k < RESULT_MAX_STALLS; k++) {
+		const struct stall *st = &sw->slow[k];
+
+		out->slow[out->nslow++] = (struct result_stall){
+			.job = st->job,
+			.start_ns = st->start_ns > first ? st->start_ns - first : 0,
+			.ns = st->end_ns - st->start_ns,
+			.offset_valid = st->offset_valid, .offset = st->offset };
+	}
 }
 
 /* spec->progress of the measured phase at now, with a job standing still
@@ -147,8 +158,16 @@ static void report_run(const struct test_spec *spec, const struct worker *ws, un
 	};
 
 	live_totals(spec, ws, n, &p.ops, &p.bytes);
-	if (sm && sm->stalls.jobs)
+	if (sm && sm->stalls.jobs) {
+		struct stall slow;
+
 		p.stalled_ns = stall_watch_now(&sm->stalls, &p.stalled_job);
+		if (stall_watch_slow(&sm->stalls, &slow)) {
+			p.slow_ns = slow.end_ns - slow.start_ns;
+			p.slow_job = slow.job;
+			p.slow_offset = slow.offset_valid ? slow.offset : UINT64_MAX;
+		}
+	}
 	spec->progress(spec->progress_arg, &p);
 }
 
@@ -208,15 +227,17 @@ void sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigne
 	}
 }
 
-void sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   struct run_shared *rs)
+bool sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
+			   struct run_shared *rs, uint64_t deadline)
 {
 	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
 
 	for (;;) {
 		jobs_watch(spec, ws, n, rs);	/* a job process may be gone */
 		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= n)
-			return;
+			return true;
+		if (clock_ns() >= deadline)
+			return false;
 		sleep_until(clock_ns() + 20000000u);
 		if (clock_ns() >= next) {
 			next = clock_ns() + 500000000u;
@@ -228,7 +249,7 @@ void sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsi
 /* A window closes at the first completion after the runtime, later still
  * for a drop-behind writer, which flushes inside it. */
 void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			  struct run_shared *rs, struct sampler *sm)
+			  struct run_shared *rs, struct sampler *sm, uint64_t deadline)
 {
 	uint64_t next_report = clock_ns() + 500000000u, now;
 
@@ -239,7 +260,7 @@ void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsig
 			if (!__atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE))
 				open++;
 		if (jobs_watch(spec, ws, n, rs) || !open ||
-		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n)
+		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n || clock_ns() >= deadline)
 			break;
 		sleep_until(clock_ns() + 1000000u);
 		now = clock_ns();
@@ -298,6 +319,7 @@ void sampler_start(struct sampler *sm, const struct test_spec *spec, unsigned n,
 	sm->origin = origin;
 	/* no memory for the watch: nothing is watched (sm->stalls.jobs) */
 	(void)stall_watch_init(&sm->stalls, n, stall_bound(spec->runtime_ns), origin);
+	sm->stalls.slow_ns = spec->io_timeout_ns;
 	sm->next_read = origin;
 }
 

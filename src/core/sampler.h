@@ -76,17 +76,19 @@ void sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigne
 void sampler_wait(const struct test_spec *spec, struct worker *ws, unsigned n,
 		  struct run_shared *rs, uint64_t t0, uint64_t t, struct sampler *sm);
 
-/* Until every window has closed (or the workers ended, or a stop): the
+/* Until every window has closed (or the workers ended, or a stop, or the
+ * monotonic clock reads deadline: a request that never completes): the
  * device counters' end sample waits for it, so it covers what the windows
  * counted. The timeline goes on, and the progress line too when it lasts
  * (a job that stands still). Ends with the watch's last reading. */
 void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			  struct run_shared *rs, struct sampler *sm);
+			  struct run_shared *rs, struct sampler *sm, uint64_t deadline);
 
 /* Until every worker has torn down (the file tests remove their files:
- * seconds for many), reporting how far they are. */
-void sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   struct run_shared *rs);
+ * seconds for many), reporting how far they are; false when deadline
+ * (monotonic ns; UINT64_MAX: none) came first. */
+bool sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
+			   struct run_shared *rs, uint64_t deadline);
 
 /* After the jobs, with out's figures merged: the last point, where the last
  * window closed, and the timeline and the stalls found into out, counted

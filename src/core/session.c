@@ -83,6 +83,7 @@ static void begin(const struct session *s, struct test_spec *t, const struct ses
 	}
 	t->stop = s->in->stop;
 	t->on_error_continue = s->in->on_error_continue;
+	t->io_timeout_ns = s->in->io_timeout_ns ? s->in->io_timeout_ns : SESSION_IO_TIMEOUT_NS;
 }
 
 /* --precondition, before the first test: what it wrote goes into r, also
@@ -259,6 +260,21 @@ static int after_errors(struct session *s, const struct test_spec *t, int err, u
 	return end->gone ? -ENXIO : -EIO;
 }
 
+/* A request of the test just kept never completed: the session ends, a
+ * stop's -EINTR when the user asked for one, else -ETIMEDOUT with a test
+ * that could not run to its end (end->err names the request). */
+static int stuck(struct session *s)
+{
+	struct session_end *end = s->end;
+	const struct result_io_error *q = &end->stuck_req;
+
+	end->could_not_run = true;
+	snprintf(end->err, sizeof(end->err), "a request at offset %" PRIu64 " (job %u) did not "
+		 "complete within %.1f s (--io-timeout): the device hangs", q->offset, q->job,
+		 (double)end->io_timeout_ns / 1e9);
+	return stopped(s) ? -EINTR : -ETIMEDOUT;
+}
+
 /* One test of one pass: 0, -EINTR (stopped), -EIO or -ENXIO (after its
  * I/O errors: after_errors), or what keep() or the runner said. */
 static int run_one(struct session *s, unsigned i)
@@ -307,10 +323,16 @@ static int run_one(struct session *s, unsigned i)
 	errors = tr.errors;
 	err = tr.first_errno;
 	offset = tr.first_error_offset;
+	end->stuck = tr.stuck;
+	end->stuck_req = tr.stuck_req;
+	end->io_timeout_ns = t->io_timeout_ns;
 	ret = keep(s, i, &tr);
 	if (!ret)
 		end->done++;
-	if (!ret && errors)
+	if (!ret && end->stuck)		/* the device hangs: no probe, no next test */
+		return stuck(s);
+	/* kept nowhere (tune's trials): the caller judges the errors */
+	if (!ret && errors && in->r)
 		ret = after_errors(s, t, err, offset);
 	return ret;
 }

@@ -51,6 +51,52 @@ static void stall_end(struct stall_watch *w, unsigned i, uint64_t others)
 						.offset = j->offset };
 }
 
+/* Job i completed nothing since j->since: slow from slow_ns on, its
+ * entry's end moved to now while it lasts. */
+static void slow_mark(struct stall_watch *w, unsigned i, const struct stall_reading *r,
+		      uint64_t now)
+{
+	struct stall_job *j = &w->jobs[i];
+
+	if (!w->slow_ns || now - j->since < w->slow_ns)
+		return;
+	if (j->slow) {
+		if (j->slow_at < STALL_MAX)
+			w->slow[j->slow_at].end_ns = now;
+		return;
+	}
+	j->slow = true;
+	if (w->nslow >= STALL_MAX) {	/* counted once, not kept */
+		w->slow_missed++;
+		j->slow_at = STALL_MAX;
+		return;
+	}
+	j->slow_at = w->nslow;
+	w->slow[w->nslow++] = (struct stall){ .job = i, .start_ns = j->since, .end_ns = now,
+					      .offset_valid = r->offset_valid,
+					      .offset = r->offset };
+}
+
+bool stall_watch_slow(const struct stall_watch *w, struct stall *out)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		const struct stall_job *j = &w->jobs[i];
+		const struct stall *s;
+
+		if (j->closed || !j->slow || j->slow_at >= STALL_MAX)
+			continue;
+		s = &w->slow[j->slow_at];
+		if (s->end_ns != w->prev_ns)
+			continue;
+		if (!any || s->end_ns - s->start_ns > out->end_ns - out->start_ns)
+			*out = *s;
+		any = true;
+	}
+	return any;
+}
+
 void stall_watch_read(struct stall_watch *w, uint64_t now)
 {
 	uint64_t total = 0;
@@ -68,11 +114,14 @@ void stall_watch_read(struct stall_watch *w, uint64_t now)
 			stall_end(w, i, w->prev_total - j->ops);
 			*j = (struct stall_job){ .ops = r->ops, .since = now,
 						 .others = total - r->ops };
-		} else if (!j->confirmed && now - j->since >= w->bound_ns) {
-			/* standing still now: where it is stands still too */
-			j->confirmed = true;
-			j->offset_valid = r->offset_valid;
-			j->offset = r->offset;
+		} else {
+			if (!j->confirmed && now - j->since >= w->bound_ns) {
+				/* standing still now: where it is stands still too */
+				j->confirmed = true;
+				j->offset_valid = r->offset_valid;
+				j->offset = r->offset;
+			}
+			slow_mark(w, i, r, now);
 		}
 		if (r->closed) {
 			if (r->ops == j->ops)

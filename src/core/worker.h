@@ -127,6 +127,7 @@ struct worker {
 	int err;			/* setup failure: -errno */
 	char errmsg[200];
 	bool torn_down;		/* what it counted is final */
+	bool abandoned;		/* stuck past the deadline: left (jobs_abandon) */
 };
 
 /* A workload that runs out of work, or a test of so many passes, gets no

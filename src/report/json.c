@@ -316,6 +316,37 @@ static void json_mpi(struct jw *w, const struct result_ranks *rr)
 	jw_close(w, '}');
 }
 
+/* "io_timeout_ns" and "slow_requests": the jobs that had a request in
+ * flight that long (each with its run, job, when its last completion was,
+ * for how many seconds nothing completed, its last request's offset), and
+ * "stuck": a request never completed and the test was ended (its request
+ * is in "io_errors" as ETIMEDOUT). Absent from a result that never
+ * watched. */
+static void json_slow(struct jw *w, const struct test_result *t)
+{
+	if (!t->io_timeout_ns)
+		return;
+	jw_u64(w, "io_timeout_ns", t->io_timeout_ns);
+	jw_open(w, "slow_requests", '[', false);
+	for (unsigned k = 0; k < t->nslow; k++) {
+		const struct result_stall *st = &t->slow[k];
+
+		jw_open(w, NULL, '{', true);
+		jw_u64(w, "run", st->run);
+		jw_u64(w, "job", st->job);
+		jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
+		jw_u64(w, "start_ns", st->start_ns);
+		if (st->offset_valid)
+			jw_u64(w, "offset", st->offset);
+		else
+			jw_null(w, "offset");
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_u64(w, "slow_requests_missed", t->slow_missed);
+	jw_bool(w, "stuck", t->stuck);
+}
+
 /* "window": how runtime_ns was taken (runner.c's merge: span_ns is the
  * longest job window with its stalls), and "stalls":
  * the jobs that stood still while the others went on, each with its run,
@@ -351,6 +382,7 @@ static void json_window(struct jw *w, const struct test_result *t)
 	}
 	jw_close(w, ']');
 	jw_u64(w, "stalls_missed", t->stalls_missed);
+	json_slow(w, t);
 }
 
 /* "unwritten": did a read test read space never written (unwritten.h);

@@ -393,6 +393,84 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 	return 0;
 }
 
+/* "io_timeout_ns", "slow_requests", "slow_requests_missed" and "stuck"
+ * (json.c's json_slow): absent from a result saved before them. */
+static int load_slow(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	uint64_t run, job, missed = 0;
+	json_t *a, *v, *off;
+	char w2[96];
+	double sec;
+	size_t i;
+
+	if (!json_object_get(o, "io_timeout_ns"))
+		return 0;
+	if (ld_u64(l, w, o, "io_timeout_ns", &t->io_timeout_ns) ||
+	    ld_arr(l, w, o, "slow_requests", &a) ||
+	    ld_u64(l, w, o, "slow_requests_missed", &missed) || ld_bool(l, w, o, "stuck", &t->stuck))
+		return -EINVAL;
+	t->slow_missed = missed > UINT32_MAX ? UINT32_MAX : (unsigned)missed;
+	json_array_foreach(a, i, v) {
+		struct result_stall *st = &t->slow[t->nslow];
+
+		snprintf(w2, sizeof(w2), "%s.slow_requests[%zu]", w, i);
+		if (!json_is_object(v))
+			return ld_wrong(l, w, "slow_requests", "an array of objects");
+		if (t->nslow >= RESULT_MAX_STALLS) {
+			t->slow_missed++;
+			continue;
+		}
+		if (ld_u64(l, w2, v, "run", &run) || ld_u64(l, w2, v, "job", &job) ||
+		    ld_real(l, w2, v, "seconds", &sec) || ld_u64(l, w2, v, "start_ns", &st->start_ns))
+			return -EINVAL;
+		if (run >= REPEAT_MAX || job >= t->jobs || !(sec >= 0 && sec <= 86400))
+			return ld_fail(l, -EINVAL, w2, "not a request of the test's jobs and runs");
+		off = json_object_get(v, "offset");
+		st->offset_valid = off && !json_is_null(off);
+		if (st->offset_valid && ld_u64(l, w2, v, "offset", &st->offset))
+			return -EINVAL;
+		st->run = (unsigned)run;
+		st->job = (unsigned)job;
+		st->ns = (uint64_t)(sec * 1e9 + 0.5);
+		t->nslow++;
+	}
+	return 0;
+}
+
+/* "io_errors" (json.c's json_io_errors): absent from a result saved before. */
+static int load_io_errors(struct ld *l, const char *w, json_t *o, struct test_result *t)
+{
+	uint64_t run, job, at, off, len, bytes;
+	json_t *a, *v, *e;
+	char w2[96];
+	size_t i;
+
+	if (!json_object_get(o, "io_errors"))
+		return 0;
+	if (ld_arr(l, w, o, "io_errors", &a))
+		return -EINVAL;
+	json_array_foreach(a, i, v) {
+		snprintf(w2, sizeof(w2), "%s.io_errors[%zu]", w, i);
+		if (!json_is_object(v))
+			return ld_wrong(l, w, "io_errors", "an array of objects");
+		if (ld_u64(l, w2, v, "run", &run) || ld_u64(l, w2, v, "job", &job) ||
+		    ld_u64(l, w2, v, "at_ns", &at) || ld_u64(l, w2, v, "offset", &off) ||
+		    ld_u64(l, w2, v, "len", &len) || ld_u64(l, w2, v, "bytes", &bytes))
+			return -EINVAL;
+		e = json_object_get(v, "errno");
+		if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 4095 ||
+		    run >= REPEAT_MAX || job >= t->jobs || len > UINT32_MAX || bytes > len)
+			return ld_fail(l, -EINVAL, w2, "not an error of the test's jobs and runs");
+		if (t->nio_errors >= RESULT_MAX_IO_ERRORS)
+			continue;
+		t->io_errors[t->nio_errors++] = (struct result_io_error){
+			.run = (unsigned)run, .job = (unsigned)job, .at_ns = at,
+			.err = (int)json_integer_value(e), .offset = off, .len = (uint32_t)len,
+			.bytes = (uint32_t)bytes };
+	}
+	return 0;
+}
+
 /* "steady_state": only for a test run in rounds. */
 static int load_steady(struct ld *l, const char *w, json_t *o, struct test_result *t)
 {
@@ -500,6 +578,7 @@ int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 	if (load_lat(l, ld_sub(w2, sizeof(w2), w, "lat_ns"), lat, t->lat) ||
 	    load_given(l, w2, lat, t) || load_steady(l, w, o, t) ||
 	    load_first_bad(l, w, o, &t->verify) || load_stalls(l, w, o, t) ||
+	    load_slow(l, w, o, t) || load_io_errors(l, w, o, t) ||
 	    load_unwritten(l, w, o, &t->unwritten) || load_first_error(l, w, o, t) ||
 	    load_runs(l, w, o, t))
 		return -EINVAL;

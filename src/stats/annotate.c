@@ -226,6 +226,31 @@ static void stall_warning(struct run_result *r, const struct test_result *t)
 			   (double)t->runtime_ns / 1e9, (double)t->window_span_ns / 1e9);
 }
 
+/* Requests older than --io-timeout (t->slow): one warning naming each job,
+ * where its request was, from when and for how long. */
+static void slow_warning(struct run_result *r, const struct test_result *t)
+{
+	char list[640] = "";
+	size_t used = 0;
+
+	for (unsigned k = 0; k < t->nslow && used < sizeof(list); k++) {
+		const struct result_stall *st = &t->slow[k];
+		char run[24] = "", where[48] = "";
+
+		if (t->nruns > 1)
+			snprintf(run, sizeof(run), " of run %u", st->run + 1);
+		if (st->offset_valid)
+			snprintf(where, sizeof(where), " at offset %" PRIu64, st->offset);
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%sjob %u%s, %.1f s from %.1f s into the window%s",
+					 k ? "; " : "", st->job, where, (double)st->ns / 1e9,
+					 (double)st->start_ns / 1e9, run);
+	}
+	result_add_warning(r, "%s: a request was in flight %.1f s or longer (--io-timeout): %s%s",
+			   t->name, (double)t->io_timeout_ns / 1e9, list,
+			   t->slow_missed ? ", and more" : "");
+}
+
 /* I/O errors (t->errors): one warning with the count, and the first few
  * named with their errno (or a short transfer's bytes), offset, job and
  * when. */
@@ -418,6 +443,8 @@ bool result_annotate(struct run_result *r, const struct annotate_in *in)
 		/* a stall is its own: its job, when and where */
 		if (t->nstalls)
 			stall_warning(r, t);
+		if (t->nslow)
+			slow_warning(r, t);
 		/* each error is its own: its errno and offset */
 		if (t->errors) {
 			failed = true;

@@ -102,6 +102,16 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			acc->stalls[acc->nstalls++].run = n;
 		}
 		acc->stalls_missed += run->stalls_missed;
+		for (unsigned k = 0; k < run->nslow; k++) {
+			if (acc->nslow >= RESULT_MAX_STALLS) {
+				acc->slow_missed++;
+				continue;
+			}
+			acc->slow[acc->nslow] = run->slow[k];
+			acc->slow[acc->nslow++].run = n;
+		}
+		acc->slow_missed += run->slow_missed;
+		acc->stuck = acc->stuck || run->stuck;
 		acc->ops += run->ops;
 		acc->bytes += run->bytes;
 		acc->dev_valid = acc->dev_valid && run->dev_valid;

@@ -8,7 +8,7 @@
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
-need_cmd python3
+need_cmd python3 pgrep
 make_tmpdir /dev/shm
 T=$TMP_DIR
 mkdir "$T/d"
@@ -20,7 +20,7 @@ mkdir "$T/d"
 	--max-rounds 6 --json "$T/r.json" "$T/d" >"$T/out" 2>"$T/err" &
 pid=$!
 for i in $(seq 500); do
-	grep -qx diskbench-j0 /proc/"$pid"/task/*/comm 2>/dev/null && break
+	pgrep -P "$pid" -x diskbench-j0 >/dev/null && break
 	sleep 0.01
 done
 sleep 1.5
