@@ -476,6 +476,23 @@ out:
 	return ret;
 }
 
+/* Could buf be a diskbench result: past a byte-order mark and white space
+ * it opens a JSON value or an HTML page (or there is nothing, which the
+ * JSON reader names)? Else it is none of the formats read here. */
+static bool opens_json_or_html(const char *buf, size_t len)
+{
+	size_t i = len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (i == len || strchr("{[\"-0123456789<", buf[i]))
+		return true;
+	for (const char *const *w = (const char *const[]){ "true", "false", "null", NULL }; *w; w++)
+		if (len - i >= strlen(*w) && !memcmp(buf + i, *w, strlen(*w)))
+			return true;
+	return false;
+}
+
 /* The result in buf[0..len) (no NUL needed: every reader takes len),
  * named name in errors. */
 static int load_text(const char *name, const char *buf, size_t len, struct run_result *r,
@@ -489,6 +506,10 @@ static int load_text(const char *name, const char *buf, size_t len, struct run_r
 	memset(r, 0, sizeof(*r));
 	if (fmt != IMPORT_NONE) {	/* another tool's result, by its content */
 		ret = import_load(fmt, name, buf, len, r, err, errlen);
+	} else if (!opens_json_or_html(buf, len)) {
+		snprintf(err, errlen, "%s: none of the formats diskbench reads (its JSON or HTML "
+			 "result, fio's JSON, a bonnie++ CSV line, hdparm -t/-T output)", name);
+		return -EINVAL;
 	} else {
 		ret = load_doc(&l, len, &root);
 		if (ret)

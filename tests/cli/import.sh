@@ -165,7 +165,7 @@ printf 'hello, world\n' >none.txt
 "$DISKBENCH" report none.txt --json out.json >out.txt 2>out.err
 rc=$?
 [ $rc -eq 2 ] || fail "none.txt: exit $rc, not 2"
-[ "$(wc -l <out.err)" -eq 1 ] && grep -q '^diskbench: none.txt[:0-9]*: not a' out.err ||
+[ "$(wc -l <out.err)" -eq 1 ] && grep -q '^diskbench: none.txt: none of the formats diskbench reads' out.err ||
 	fail "none.txt: message: $(cat out.err)"
 [ -e out.json ] || [ -s out.txt ] && fail "none.txt: something written on a refusal"
 exit 0

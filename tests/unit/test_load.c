@@ -617,6 +617,8 @@ static void test_errors(void **state)
 		{ "  ", ":1:2: not a JSON document: no document" },
 		{ "\"just a string\"", "not a diskbench result" },
 		{ "[[[[[[[[", ":1:8: not a JSON document: the text ends" },
+		/* text of no format at all says so, not where its JSON breaks */
+		{ "hello, world\n", ": none of the formats diskbench reads" },
 	};
 	struct run_result b;
 	char err[256];
