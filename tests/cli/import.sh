@@ -2,7 +2,8 @@
 # import.sh - fio's JSON (json and json+, fio 3.x) read by report and compare:
 # every job's figures against the fio file's own values, the round trip
 # through diskbench JSON, and the refusals (mixed read/write, cut short) with
-# exit 2 and nothing written. Saved fixtures, and fresh ones when fio is here.
+# exit 2 and nothing written. Saved fixtures, and fresh ones when fio is here
+# (as root on a loop device made here, with O_DIRECT).
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -106,9 +107,15 @@ for f in randread randread-plus twojobs-plus group status; do
 done
 cat status.txt status.err | grep -q '3 fio documents (--status-interval)' || fail "status: no word of its documents"
 
-# fresh output of the installed fio, when there is one
+# fresh output of the installed fio, when there is one: as root on a loop
+# device of our own with O_DIRECT (the results people bring are of devices),
+# else on a file
 if command -v fio >/dev/null 2>&1; then
 	common=(--filename="$TMP_DIR/fiofile" --size=16m --runtime=1 --time_based)
+	if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ]; then
+		make_loop 32
+		common=(--filename="$LOOP_DEV" --direct=1 --size=16m --runtime=1 --time_based)
+	fi
 	fio --output=fresh-json.json --output-format=json --name=r --rw=randread --bs=4k \
 		"${common[@]}" >/dev/null 2>&1 || fail "fio json"
 	fio --output=fresh-plus.json --output-format=json+ --name=a --rw=randread --bs=4k \

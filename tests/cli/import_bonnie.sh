@@ -5,7 +5,8 @@
 # op, user and sys missing) and latency (its maximum alone; percentiles
 # missing) where the line gives them, the round trip through
 # diskbench JSON, and a short line or a second line refused with exit 2.
-# Saved lines, and a fresh one from the installed bonnie++.
+# Saved lines, and a fresh one from the installed bonnie++ (as root on an
+# ext4 on a loop device made here).
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_diskbench
@@ -115,6 +116,13 @@ refuse nan.csv 'char-write: rate "fast" is not a number'
 # a fresh line from the installed bonnie++ (a small file, -r to allow it)
 command -v bonnie++ >/dev/null 2>&1 || skip "bonnie++ not installed: saved lines checked only"
 mkdir bon || fail "mkdir"
+# as root, on an ext4 of its own on a loop device made here
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; then
+	make_loop 64 none "$TMP_DIR"
+	mkfs.ext4 -q -F "$LOOP_DEV" || fail "mkfs.ext4 $LOOP_DEV"
+	mount "$LOOP_DEV" "$TMP_DIR/bon" || fail "mount $LOOP_DEV"
+	at_exit "unmount '$TMP_DIR/bon'"
+fi
 bonnie++ -d "$TMP_DIR/bon" -s 32 -r 16 -n 1 -u "$(id -u)" -q -f >fresh.csv 2>bonnie.err ||
 	fail "bonnie++: $(cat bonnie.err)"
 check fresh.csv
