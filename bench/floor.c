@@ -1,6 +1,6 @@
 /* floor.c - the floor: the least a 4k random O_DIRECT io_uring read costs.
  *
- * Usage: floor DEVICE QD SECONDS [JOBS]
+ * Usage: floor DEVICE QD SECONDS [JOBS [MODE]]
  *
  * Each job (a process, as diskbench's and fio's jobs are) opens DEVICE with
  * O_DIRECT, sets up a ring of QD entries with a registered file and QD
@@ -9,6 +9,12 @@
  * completion reaped and its slot read again. The clock is read once per
  * batch. Nothing is measured but a count of completed reads; the parent
  * prints "ops N iops X" over SECONDS. Errors end the program with exit 1.
+ * MODE is how the ring is set up, to measure what each of the kernel's
+ * offers gives, one at a time: "defer" (the default, as diskbench's:
+ * IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN, completions run only when
+ * the job waits), "coop" (COOP_TASKRUN | TASKRUN_FLAG: no interrupt to run
+ * them), "plain" (none), and any of them with "+ringfd" (the ring's fd
+ * registered, io_uring_register_ring_fd: no fd lookup per enter).
  * A yardstick for bench/floor.sh, never installed, never part of diskbench.
  */
 #include <errno.h>
@@ -42,7 +48,8 @@ static void die(const char *what, int err)
 }
 
 /* One job: QD reads in flight until end_ns; returns the reads completed. */
-static uint64_t job(const char *dev, unsigned qd, uint64_t end_ns, uint64_t seed)
+static uint64_t job(const char *dev, unsigned qd, uint64_t end_ns, uint64_t seed,
+		    unsigned setup, int ringfd)
 {
 	struct io_uring ring;
 	struct io_uring_cqe *cqe;
@@ -56,8 +63,10 @@ static uint64_t job(const char *dev, unsigned qd, uint64_t end_ns, uint64_t seed
 	if (!iov || !freed || fd < 0 || ioctl(fd, BLKGETSIZE64, &blocks))
 		die(dev, fd < 0 ? errno : ENOMEM);
 	blocks /= BS;
-	if ((ret = io_uring_queue_init(qd, &ring, 0)) < 0)
+	if ((ret = io_uring_queue_init(qd, &ring, setup)) < 0)
 		die("io_uring_queue_init", -ret);
+	if (ringfd && (ret = io_uring_register_ring_fd(&ring)) < 0)
+		die("io_uring_register_ring_fd", -ret);
 	for (i = 0; i < qd; i++) {
 		if (posix_memalign(&iov[i].iov_base, BS, BS))
 			die("posix_memalign", ENOMEM);
@@ -94,15 +103,37 @@ static uint64_t job(const char *dev, unsigned qd, uint64_t end_ns, uint64_t seed
 	}
 }
 
+/* MODE: the ring's setup flags and whether its fd is registered; -1 if bad */
+static int parse_mode(const char *mode, unsigned *setup, int *ringfd)
+{
+	const char *plus = strchr(mode, '+');
+	size_t n = plus ? (size_t)(plus - mode) : strlen(mode);
+
+	*ringfd = plus != NULL;
+	if (plus && strcmp(plus, "+ringfd"))
+		return -1;
+	if (n == 5 && !strncmp(mode, "defer", 5))
+		*setup = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	else if (n == 4 && !strncmp(mode, "coop", 4))
+		*setup = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+	else if (n == 5 && !strncmp(mode, "plain", 5))
+		*setup = 0;
+	else
+		return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned qd, jobs, j;
+	unsigned qd, jobs, j, setup;
 	double secs;
 	uint64_t *count, start, total = 0;
+	int ringfd;
 
-	if (argc < 4 || argc > 5 || !(qd = (unsigned)atoi(argv[2])) || qd > 4096 ||
-	    !((secs = atof(argv[3])) > 0) || !(jobs = argc == 5 ? (unsigned)atoi(argv[4]) : 1)) {
-		fprintf(stderr, "usage: floor DEVICE QD(1-4096) SECONDS [JOBS]\n");
+	if (argc < 4 || argc > 6 || !(qd = (unsigned)atoi(argv[2])) || qd > 4096 ||
+	    !((secs = atof(argv[3])) > 0) || !(jobs = argc >= 5 ? (unsigned)atoi(argv[4]) : 1) ||
+	    parse_mode(argc == 6 ? argv[5] : "defer", &setup, &ringfd)) {
+		fprintf(stderr, "usage: floor DEVICE QD(1-4096) SECONDS [JOBS [defer|coop|plain[+ringfd]]]\n");
 		return 2;
 	}
 	count = mmap(NULL, jobs * sizeof(*count), PROT_READ | PROT_WRITE,
@@ -116,7 +147,8 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			die("fork", errno);
 		if (pid == 0) {
-			count[j] = job(argv[1], qd, start + (uint64_t)(secs * 1e9), j + 0x9e3779b97f4a7c15ull);
+			count[j] = job(argv[1], qd, start + (uint64_t)(secs * 1e9),
+				       j + 0x9e3779b97f4a7c15ull, setup, ringfd);
 			_exit(0);
 		}
 	}

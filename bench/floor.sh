@@ -12,10 +12,14 @@
 # Target: a loop device on a 1 GiB image of random data in /dev/shm (made
 # here, removed on exit), so that the device costs almost nothing.
 # Cases: QD1, QD32 and QD128, each with 1 and 2 jobs (processes, for all
-# three tools). diskbench runs with its defaults (--engine io_uring);
-# fio as its best (--fixedbufs --registerfiles, fio-best below). Every tool
-# runs RUNTIME seconds with no ramp, so that start-up counts the same for
-# all; the order of the three rotates between rounds.
+# tools). diskbench runs with its defaults (--engine io_uring); fio as its
+# best (--fixedbufs --registerfiles, fio-best below). The floor's ring is
+# set up as diskbench's (SINGLE_ISSUER | DEFER_TASKRUN); floor-coop,
+# floor-plain and floor-ringfd run it with COOP_TASKRUN instead, with
+# neither, and with its ring fd registered too: what each of the kernel's
+# offers gives, one at a time. Every tool runs RUNTIME seconds with no
+# ramp, so that start-up counts the same for all; the order rotates
+# between rounds.
 # Figures per run: IOPS as the tool counts it (the floor: completions over
 # its whole run), and whole-process CPU per I/O: user + sys of the process
 # tree from /usr/bin/time over the I/Os the tool completed, start-up
@@ -70,8 +74,9 @@ run_tool()
 {
 	local tool=$1 qd=$2 jobs=$3 tm=$WORK/time.txt out=$WORK/out
 	case $tool in
-	floor)
-		/usr/bin/time -f '%U %S' -o "$tm" "$FLOOR" "$DEV" "$qd" "$RUNTIME" "$jobs" >"$out" 2>"$WORK/err" ;;
+	floor*)
+		/usr/bin/time -f '%U %S' -o "$tm" "$FLOOR" "$DEV" "$qd" "$RUNTIME" "$jobs" \
+			"${FLOOR_MODE[$tool]}" >"$out" 2>"$WORK/err" ;;
 	diskbench)
 		/usr/bin/time -f '%U %S' -o "$tm" "$DISKBENCH" --engine io_uring --test rand-read \
 			--bs 4k --qd "$qd" --jobs "$jobs" --direct --runtime "${RUNTIME}s" --ramp 0 \
@@ -86,7 +91,7 @@ run_tool()
 import json, sys
 tool, out, tm, runtime = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 u, s = (float(x) for x in open(tm).read().split()[-2:])
-if tool == "floor":
+if tool.startswith("floor"):
     f = open(out).read().split()
     ops, iops = int(f[1]), float(f[3])
 elif tool == "diskbench":
@@ -99,12 +104,17 @@ print("%.1f %.3f" % (iops, (u + s) * 1e6 / ops))
 EOF
 }
 
-TOOLS=(floor diskbench fio-best)
+# the floor's ring set-ups (floor.c's MODE): the floor itself is "defer",
+# as diskbench's ring; the others show what each of the kernel's offers
+# gives on its own
+declare -A FLOOR_MODE=([floor]=defer [floor-coop]=coop [floor-plain]=plain
+	[floor-ringfd]=defer+ringfd)
+TOOLS=(floor floor-coop floor-plain floor-ringfd diskbench fio-best)
 for round in $(seq "$ROUNDS"); do
 	for c in "${CASES[@]}"; do
 		IFS='|' read -r name qd jobs <<<"$c"
-		for k in 0 1 2; do
-			tool=${TOOLS[$(((k + round) % 3))]}
+		for k in "${!TOOLS[@]}"; do
+			tool=${TOOLS[$(((k + round) % ${#TOOLS[@]}))]}
 			r=$(run_tool "$tool" "$qd" "$jobs") || exit 1
 			printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$round" ${r// /$'\t'} >>"$ROWS"
 		done
@@ -124,14 +134,14 @@ def ratios(case, tool, i, base="floor"):
             if (case, tool, n) in val and (case, base, n) in val]
 def fmt(xs):
     return "%.2f [%.2f-%.2f]" % (st.median(xs), min(xs), max(xs))
-print("%-9s %-10s %10s %9s  %-20s %-20s" % ("case", "tool", "IOPS", "CPU us/IO", "IOPS/floor", "CPU/floor"))
+print("%-9s %-12s %10s %9s  %-20s %-20s" % ("case", "tool", "IOPS", "CPU us/IO", "IOPS/floor", "CPU/floor"))
 for c in cases:
-    for t in ("floor", "diskbench", "fio-best"):
+    for t in ("floor", "floor-coop", "floor-plain", "floor-ringfd", "diskbench", "fio-best"):
         xs = [val[(c, t, n)] for n in rounds if (c, t, n) in val]
         iops = st.median(x[0] for x in xs)
         cpu = st.median(x[1] for x in xs)
         r = "" if t == "floor" else "%-20s %-20s" % (fmt(ratios(c, t, 0)), fmt(ratios(c, t, 1)))
-        print("%-9s %-10s %10.0f %9.3f  %s" % (c, t, iops, cpu, r))
+        print("%-9s %-12s %10.0f %9.3f  %s" % (c, t, iops, cpu, r))
 print()
 print("goals (median ratio of the rounds; [min-max])")
 def goal(text, xs, ok):
