@@ -316,6 +316,25 @@ static void json_mpi(struct jw *w, const struct result_ranks *rr)
 	jw_close(w, '}');
 }
 
+/* One member of "stalls" or "slow_requests": its run, the rank of a
+ * coordinated run's job (with_rank), its job, for how many seconds, when
+ * it began and its last request's offset (null: not known). */
+static void json_stall(struct jw *w, const struct result_stall *st, bool with_rank)
+{
+	jw_open(w, NULL, '{', true);
+	jw_u64(w, "run", st->run);
+	if (with_rank)
+		jw_u64(w, "rank", st->rank);
+	jw_u64(w, "job", st->job);
+	jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
+	jw_u64(w, "start_ns", st->start_ns);
+	if (st->offset_valid)
+		jw_u64(w, "offset", st->offset);
+	else
+		jw_null(w, "offset");
+	jw_close(w, '}');
+}
+
 /* "io_timeout_ns" and "slow_requests": the jobs that had a request in
  * flight that long (each with its run, job, when its last completion was,
  * for how many seconds nothing completed, its last request's offset), and
@@ -328,20 +347,8 @@ static void json_slow(struct jw *w, const struct test_result *t)
 		return;
 	jw_u64(w, "io_timeout_ns", t->io_timeout_ns);
 	jw_open(w, "slow_requests", '[', false);
-	for (unsigned k = 0; k < t->nslow; k++) {
-		const struct result_stall *st = &t->slow[k];
-
-		jw_open(w, NULL, '{', true);
-		jw_u64(w, "run", st->run);
-		jw_u64(w, "job", st->job);
-		jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
-		jw_u64(w, "start_ns", st->start_ns);
-		if (st->offset_valid)
-			jw_u64(w, "offset", st->offset);
-		else
-			jw_null(w, "offset");
-		jw_close(w, '}');
-	}
+	for (unsigned k = 0; k < t->nslow; k++)
+		json_stall(w, &t->slow[k], false);
 	jw_close(w, ']');
 	jw_u64(w, "slow_requests_missed", t->slow_missed);
 	jw_bool(w, "stuck", t->stuck);
@@ -364,22 +371,8 @@ static void json_window(struct jw *w, const struct test_result *t)
 	jw_u64(w, "stall_bound_ns", t->stall_bound_ns);
 	jw_close(w, '}');
 	jw_open(w, "stalls", '[', false);
-	for (unsigned k = 0; k < t->nstalls; k++) {
-		const struct result_stall *st = &t->stalls[k];
-
-		jw_open(w, NULL, '{', true);
-		jw_u64(w, "run", st->run);
-		if (t->nranks)	/* a coordinated run: whose job */
-			jw_u64(w, "rank", st->rank);
-		jw_u64(w, "job", st->job);
-		jw_fixed(w, "seconds", (double)st->ns / 1e9, 3);
-		jw_u64(w, "start_ns", st->start_ns);
-		if (st->offset_valid)
-			jw_u64(w, "offset", st->offset);
-		else
-			jw_null(w, "offset");
-		jw_close(w, '}');
-	}
+	for (unsigned k = 0; k < t->nstalls; k++)
+		json_stall(w, &t->stalls[k], t->nranks > 0);
 	jw_close(w, ']');
 	jw_u64(w, "stalls_missed", t->stalls_missed);
 	json_slow(w, t);

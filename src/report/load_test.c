@@ -327,14 +327,52 @@ static int load_test_ranks(struct ld *l, const char *w, json_t *o, struct test_r
 	return 0;
 }
 
+/* One member of "stalls" or "slow_requests" (json.c's json_stall), at w
+ * in errors, into st: its run and job (of the test's), the seconds it
+ * stood (at most a day, as a test's runtime is), when it began, the rank
+ * of a coordinated run's job and its offset (null: not known). */
+static int load_stall(struct ld *l, const char *w, json_t *v, const struct test_result *t,
+		      struct result_stall *st)
+{
+	uint64_t run, job;
+	json_t *off;
+	double sec;
+
+	if (ld_u64(l, w, v, "run", &run) || ld_u64(l, w, v, "job", &job) ||
+	    ld_real(l, w, v, "seconds", &sec) || ld_u64(l, w, v, "start_ns", &st->start_ns))
+		return -EINVAL;
+	if (run >= REPEAT_MAX || job >= t->jobs)
+		return ld_fail(l, -EINVAL, w, "job %" PRIu64 " of run %" PRIu64 " is not "
+			       "one of the test's", job, run);
+	if (!(sec >= 0 && sec <= 86400))
+		return ld_wrong(l, w, "seconds", "a number of seconds from 0 to 86400");
+	st->rank = 0;
+	if (json_object_get(v, "rank")) {
+		uint64_t rank;
+
+		if (ld_u64(l, w, v, "rank", &rank))
+			return -EINVAL;
+		if (rank > INT_MAX)
+			return ld_wrong(l, w, "rank", "a rank number");
+		st->rank = (unsigned)rank;
+	}
+	off = json_object_get(v, "offset");
+	st->offset_valid = off && !json_is_null(off);
+	if (st->offset_valid && ld_u64(l, w, v, "offset", &st->offset))
+		return -EINVAL;
+	st->run = (unsigned)run;
+	st->job = (unsigned)job;
+	st->ns = (uint64_t)(sec * 1e9 + 0.5);
+	return 0;
+}
+
 /* Newer than the rest, absent in older results (nothing was watched):
  * "window" and "stalls" (json.c's json_window). */
 static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_result *t)
 {
 	char w2[96];
 	json_t *win = json_object_get(o, "window"), *a, *v;
-	uint64_t run, job, missed = 0;
-	double sec;
+	uint64_t missed = 0;
 	size_t i;
 
 	if (!win)
@@ -351,7 +389,6 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 	t->stalls_missed = missed > UINT32_MAX ? UINT32_MAX : (unsigned)missed;
 	json_array_foreach(a, i, v) {
 		struct result_stall *st = &t->stalls[t->nstalls];
-		json_t *off;
 
 		snprintf(w2, sizeof(w2), "%s.stalls[%zu]", w, i);
 		if (!json_is_object(v))
@@ -360,34 +397,8 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 			t->stalls_missed++;
 			continue;
 		}
-		if (ld_u64(l, w2, v, "run", &run) || ld_u64(l, w2, v, "job", &job) ||
-		    ld_real(l, w2, v, "seconds", &sec) ||
-		    ld_u64(l, w2, v, "start_ns", &st->start_ns))
+		if (load_stall(l, w2, v, t, st))
 			return -EINVAL;
-		if (run >= REPEAT_MAX || job >= t->jobs)
-			return ld_fail(l, -EINVAL, w2, "job %" PRIu64 " of run %" PRIu64 " is not "
-				    "one of the test's", job, run);
-		/* at most a day: a test's runtime is */
-		if (!(sec >= 0 && sec <= 86400))
-			return ld_wrong(l, w2, "seconds", "a number of seconds from 0 to 86400");
-		/* a coordinated run's: whose job */
-		st->rank = 0;
-		if (json_object_get(v, "rank")) {
-			uint64_t rank;
-
-			if (ld_u64(l, w2, v, "rank", &rank))
-				return -EINVAL;
-			if (rank > INT_MAX)
-				return ld_wrong(l, w2, "rank", "a rank number");
-			st->rank = (unsigned)rank;
-		}
-		off = json_object_get(v, "offset");
-		st->offset_valid = off && !json_is_null(off);
-		if (st->offset_valid && ld_u64(l, w2, v, "offset", &st->offset))
-			return -EINVAL;
-		st->run = (unsigned)run;
-		st->job = (unsigned)job;
-		st->ns = (uint64_t)(sec * 1e9 + 0.5);
 		t->nstalls++;
 	}
 	return 0;
@@ -397,10 +408,9 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
  * (json.c's json_slow): absent from a result saved before them. */
 static int load_slow(struct ld *l, const char *w, json_t *o, struct test_result *t)
 {
-	uint64_t run, job, missed = 0;
-	json_t *a, *v, *off;
+	uint64_t missed = 0;
+	json_t *a, *v;
 	char w2[96];
-	double sec;
 	size_t i;
 
 	if (!json_object_get(o, "io_timeout_ns"))
@@ -420,18 +430,8 @@ static int load_slow(struct ld *l, const char *w, json_t *o, struct test_result 
 			t->slow_missed++;
 			continue;
 		}
-		if (ld_u64(l, w2, v, "run", &run) || ld_u64(l, w2, v, "job", &job) ||
-		    ld_real(l, w2, v, "seconds", &sec) || ld_u64(l, w2, v, "start_ns", &st->start_ns))
+		if (load_stall(l, w2, v, t, st))
 			return -EINVAL;
-		if (run >= REPEAT_MAX || job >= t->jobs || !(sec >= 0 && sec <= 86400))
-			return ld_fail(l, -EINVAL, w2, "not a request of the test's jobs and runs");
-		off = json_object_get(v, "offset");
-		st->offset_valid = off && !json_is_null(off);
-		if (st->offset_valid && ld_u64(l, w2, v, "offset", &st->offset))
-			return -EINVAL;
-		st->run = (unsigned)run;
-		st->job = (unsigned)job;
-		st->ns = (uint64_t)(sec * 1e9 + 0.5);
 		t->nslow++;
 	}
 	return 0;
