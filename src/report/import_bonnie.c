@@ -1,4 +1,4 @@
-/* import_bonnie.c - a bonnie++ CSV line (format 1.97/1.98: bonnie++ 1.97 to 2.00) read into a run_result. */
+/* import_bonnie.c - a bonnie++ CSV line (format 1.96 to 1.98: bonnie++ 1.96 to 2.00) read into a run_result. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +14,12 @@
 #include "repeat.h"
 
 #define BON_FIELDS 50	/* format 1.97 and 1.98 (bonnie++ 2.00 writes 1.98) */
+#define BON_FIELDS_196 48	/* format 1.96: no seeks and seekers fields */
+/* Format 1.96 does not say how many seeks by how many processes: bonnie++
+ * 1.96 had them built in (bonnie.h Seeks 8192, SeekProcCount 5), the
+ * defaults of -s size:chunk:seeks:seekers since 1.97. */
+#define BON_SEEKS_196 8192
+#define BON_SEEKERS_196 5
 #define BON_LATENCY 38	/* the twelve tests' latencies, in the tests' order */
 
 /* The twelve tests in the line's order: the rate's field, what it is. */
@@ -77,8 +83,9 @@ struct bon_params {
 static int bon_split(const char *name, const char *buf, size_t len, char *line, size_t linelen,
 		     char **f, char *err, size_t errlen)
 {
+	static char empty[] = "";
 	size_t n = 0, i;
-	unsigned nf = 0;
+	unsigned nf = 0, want;
 	char *p;
 
 	while (n < len && buf[n] != '\n')
@@ -103,10 +110,17 @@ static int bon_split(const char *name, const char *buf, size_t len, char *line, 
 		}
 		*p++ = '\0';
 	}
-	if (nf != BON_FIELDS)
+	want = strcmp(f[0], "1.96") ? BON_FIELDS : BON_FIELDS_196;
+	if (nf != want)
 		return fail(name, err, errlen, "a bonnie++ CSV line (format %s) of %s%u fields, "
-			    "not %d", f[0], nf > BON_FIELDS ? "more than " : "",
-			    nf > BON_FIELDS ? BON_FIELDS : nf, BON_FIELDS);
+			    "not %u", f[0], nf > BON_FIELDS ? "more than " : "",
+			    nf > BON_FIELDS ? BON_FIELDS : nf, want);
+	if (want == BON_FIELDS_196) {
+		/* format 1.96 has no seeks and seekers fields (7, 8): put them,
+		 * empty, where 1.97 has them */
+		memmove(&f[9], &f[7], (BON_FIELDS_196 - 7) * sizeof(*f));
+		f[7] = f[8] = empty;
+	}
 	return 0;
 }
 
@@ -126,6 +140,9 @@ static int bon_params(const char *name, char *const *f, struct bon_params *pp, c
 		return fail(name, err, errlen, "seeks \"%s\" is not a count", f[7]);
 	if (*f[8] && !field_u64(f[8], &pp->seekers))
 		return fail(name, err, errlen, "seekers \"%s\" is not a count", f[8]);
+	if (!strcmp(f[0], "1.96"))
+		*pp = (struct bon_params){ .size = pp->size, .chunk = pp->chunk,
+					   .seeks = BON_SEEKS_196, .seekers = BON_SEEKERS_196 };
 	if (*f[21] && !field_u64(f[21], &pp->files_k))
 		return fail(name, err, errlen, "files \"%s\" is not a count", f[21]);
 	return 0;
@@ -280,6 +297,13 @@ int import_bonnie(const char *name, const char *buf, size_t len, struct run_resu
 		return ret;
 	import_begin(r, "bonnie++", f[1], name, TARGET_DIR);
 	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", f[2]);
+	if (!strcmp(f[0], "1.96") && *f[19] && strspn(f[19], "+") != strlen(f[19]) &&
+	    result_add_warning(r, "%s: seeks: format 1.96 does not record its seek count: "
+			       "bonnie++ 1.96's built-in %d seeks by %d processes assumed",
+			       name, BON_SEEKS_196, BON_SEEKERS_196)) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		ret = bon_test(name, f, &pp, i, r, &t, err, errlen);
 		ret = ret == 1 ? 0 : import_keep(r, &t, ret, name, err, errlen);
