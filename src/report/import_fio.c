@@ -428,6 +428,13 @@ int import_fio(const char *name, const char *buf, size_t len, struct run_result 
 		goto out;
 	f.global = json_object_get(f.doc, "global options");
 	jobs = json_object_get(f.doc, "jobs");
+	s = json_string_value(json_object_get(f.doc, "fio version"));
+	if (!strncmp(s, "fio-", 4) && s[4] >= '0' && s[4] <= '2' && s[5] == '.') {
+		/* fio 2.x: io_bytes in KiB, latency in usec ("clat", not "clat_ns") */
+		ret = fail(&f, "%s's JSON, whose units (KiB sizes, usec latency) are "
+			   "fio 2's: diskbench reads fio 3.x", s);
+		goto out;
+	}
 	if (!json_array_size(jobs)) {
 		ret = fail(&f, "a fio document with no jobs");
 		goto out;
