@@ -49,7 +49,7 @@ for job, t in zip(fio["jobs"], db["tests"]):
     d = job["write" if "write" in rw else "read"]
     w = t["name"]
     size = {"k": 1024, "m": 1 << 20}
-    bs = o.get("bs", "4k")
+    bs = o.get("bs", "4k").lower()
     eq(w + " bs", t["bs"], int(bs[:-1]) * size[bs[-1]] if bs[-1] in size else int(bs))
     eq(w + " qd", t["qd"], int(o.get("iodepth", "1")))
     nj = int(o.get("numjobs", "1"))
@@ -101,7 +101,9 @@ PY
 	cmp -s "$b.txt" "$b.2.txt" || fail "$f: the saved JSON's text differs: $(diff "$b.txt" "$b.2.txt")"
 }
 
-for f in randread randread-plus twojobs-plus group status; do
+# fio-3.27-group: fio 3.27 of another machine, numjobs=8 with group_reporting
+# in the job's own options, bs=4K (tests/data/import/SOURCES)
+for f in randread randread-plus twojobs-plus group status fio-3.27-group; do
 	cp "$DATA/$f.json" . || fail "cp $f"
 	check "$f.json"
 done
@@ -152,6 +154,9 @@ refuse()
 }
 cp "$DATA/mixed.json" . || fail "cp mixed"
 refuse mixed.json 'rw=randrw is a mixed read/write job'
+# fio 2.x's JSON (io_bytes in KiB, latency in usec as "clat"): refused, not misread
+cp "$DATA/fio-2.17-pkb.json" . || fail "cp fio-2.17-pkb"
+refuse fio-2.17-pkb.json "fio-2.17's JSON, whose units (KiB sizes, usec latency) are fio 2's"
 head -c 3000 randread-plus.json >cut.json
 refuse cut.json 'fio JSON cut short or broken'
 sed 's/"rw" : "randread"/"rw" : "randtrim"/' randread.json >trim.json

@@ -5,7 +5,7 @@
 # op, user and sys missing) and latency (its maximum alone; percentiles
 # missing) where the line gives them, the round trip through
 # diskbench JSON, and a short line or a second line refused with exit 2.
-# Saved lines, and a fresh one from the installed bonnie++ (as root on an
+# Saved lines (bonnie++ 2.00a here, 1.96 of another machine), and a fresh one from the installed bonnie++ (as root on an
 # ext4 on a loop device made here).
 set -u
 . "$srcdir/tests/cli/lib.sh"
@@ -24,6 +24,9 @@ check()
 	python3 - "$f" "$b.json" "$b.out" <<'PY' || fail "$f: figures differ from bonnie++'s (above)"
 import json, sys
 f = open(sys.argv[1]).read().strip().split(",")
+if f[0] == "1.96":
+    # format 1.96 has no seeks and seekers fields: where 1.97 has them
+    f = f[:7] + ["", ""] + f[7:]
 db, out = json.load(open(sys.argv[2])), open(sys.argv[3]).read()
 tests = {t["workload"]: t for t in db["tests"]}
 bad = []
@@ -80,6 +83,12 @@ for i, (field, wl, kind) in enumerate(((9, "char-write", "K"), (11, "seq-write",
             bad.append(f"{wl}: the text's CPU% {shown[0][-1] if shown else None} for {cp}")
     elif cpu["usec_per_op"] is not None:
         bad.append(f"{wl}: no %CP in the line, CPU per op {cpu['usec_per_op']}")
+if f[0] == "1.96" and "seeks" in tests:
+    t = tests["seeks"]
+    if (t["ops"], t["jobs"]) != (8192, 5):
+        bad.append(f"seeks of format 1.96: {t['ops']} by {t['jobs']}, not 8192 by 5")
+    if "format 1.96 does not record its seek" not in out.replace("\n         ", " "):
+        bad.append("seeks of format 1.96: no warning of the assumed seek count")
 for m in bad:
     print("  " + m)
 sys.exit(1 if bad else 0)
@@ -90,7 +99,9 @@ PY
 	cmp -s "$b.out" "$b.2.out" || fail "$f: the saved JSON's text differs"
 }
 
-for f in bonnie-2.00a bonnie-2.00a-tmpfs; do
+# bonnie-1.96-pkb: bonnie++ 1.96's format (48 fields), of another machine
+# (tests/data/import/SOURCES)
+for f in bonnie-2.00a bonnie-2.00a-tmpfs bonnie-1.96-pkb; do
 	cp "$DATA/$f.csv" . || fail "cp $f"
 	check "$f.csv"
 done
@@ -108,6 +119,8 @@ refuse()
 }
 cut -d, -f1-30 bonnie-2.00a.csv >short.csv
 refuse short.csv 'of 30 fields, not 50'
+cut -d, -f1-47 bonnie-1.96-pkb.csv >short196.csv
+refuse short196.csv 'format 1.96) of 47 fields, not 48'
 cat bonnie-2.00a.csv bonnie-2.00a.csv >two.csv
 refuse two.csv 'more than one bonnie++ line'
 sed 's/,495,49,/,fast,49,/' bonnie-2.00a.csv >nan.csv

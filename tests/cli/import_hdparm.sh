@@ -55,7 +55,9 @@ PY
 	cmp -s "$b.out" "$b.2.out" || fail "$f: the saved JSON's text differs"
 }
 
-for f in hdparm-tT hdparm-direct; do
+# hdparm-nvme-askubuntu: another hdparm's -tT of an NVMe drive, 4-digit MB
+# counts (tests/data/import/SOURCES)
+for f in hdparm-tT hdparm-direct hdparm-nvme-askubuntu; do
 	cp "$DATA/$f.txt" . || fail "cp $f"
 	check "$f.txt"
 done
