@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 PKGS="build-essential autoconf automake pkg-config liburing-dev libaio-dev \
 libnuma-dev libblkid-dev libinih-dev libjansson-dev libcmocka-dev python3 jq fdisk e2fsprogs bonnie++ fio \
 libxml2-utils chromium btrfs-progs xfsprogs openmpi-bin libopenmpi-dev \
-fuse3 libfuse3-dev bash-completion zsh dpkg-dev debhelper lintian man-db"
+fuse3 libfuse3-dev hdparm bash-completion zsh dpkg-dev debhelper lintian man-db"
 
 missing=
 for p in $PKGS; do
