@@ -41,7 +41,7 @@
 #            recommends. A throttled trial's noise is the throttle's slices
 #            (100 ms: up to 0.1 s / RUNTIME in a trial) and the load's.
 # Knobs: RUNTIME, RAMP (the trials' and the runs' length; empty: the
-# tune-scheduler profile's, 1500ms and 250ms), BLOCKS and NOISE (empty: tune's
+# tune-scheduler profile's, read from profiles/tune-scheduler.ini), BLOCKS and NOISE (empty: tune's
 # and compare's defaults, 5 blocks and 3 %), SEED (empty: tune's default seed
 # for every sweep, as a user gets; "vary": sweep i uses seed i), KEEP (a
 # directory to keep every JSON in). A smoke run:
@@ -323,7 +323,11 @@ EOF
 }
 
 # ---- the plan ----------------------------------------------------------------
-rt=$(secs "${RUNTIME:-1500ms}") rp=$(secs "${RAMP:-250ms}") bl=${BLOCKS:-5}
+# the profile's own trial length, what tune runs when RUNTIME and RAMP are empty
+prof_key() { sed -n "s/^$1 *= *//p" "$HERE/../profiles/tune-scheduler.ini"; }
+P_RUNTIME=$(prof_key runtime) P_RAMP=$(prof_key ramp)
+[ -n "$P_RUNTIME" ] && [ -n "$P_RAMP" ] || bad "profiles/tune-scheduler.ini: no runtime or ramp"
+rt=$(secs "${RUNTIME:-$P_RUNTIME}") rp=$(secs "${RAMP:-$P_RAMP}") bl=${BLOCKS:-5}
 est=$(python3 -c "
 n, t, b, r, parts = $N, $rt + $rp + 0.2, $bl, $REPEAT, '$PARTS'.split()
 tune = (b * 4 + 2) * 3 * t
@@ -332,7 +336,7 @@ s = ('tune' in parts) * tune + ('compare' in parts) * cmp + ('power' in parts an
 print(round(n * s * $(wc -w <<<"$LOADS") / 60))")
 echo "# $("$DISKBENCH" --version | head -1); kernel $(uname -r), $(nproc) CPUs"
 echo "# device $DEV over $DEV_IMG; read_ahead_kb $CUR, swept with $V1,$V2"
-echo "# N=$N, loads: $LOADS; parts: $PARTS; trials ${RUNTIME:-1500ms} + ${RAMP:-250ms} ramp," \
+echo "# N=$N, loads: $LOADS; parts: $PARTS; trials ${RUNTIME:-$P_RUNTIME} + ${RAMP:-$P_RAMP} ramp," \
 	"${BLOCKS:-5} blocks, --repeat $REPEAT, noise ${NOISE:-3} %; throttle $IOPS / $L10 / $L30" \
 	"IOPS; about $est min"
 [ -n "$KEEP" ] && at_exit "cp -- '$W'/*.json '$KEEP'/ 2>/dev/null"
