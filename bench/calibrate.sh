@@ -6,7 +6,9 @@
 # Usage (root): [DISKBENCH=path] [N=20] [LOADS="none cpu1 cpu2 io"]
 #               [PARTS="tune compare power"] [RUNTIME=] [RAMP=] [BLOCKS=]
 #               [REPEAT=5] [NOISE=] [IOPS=2000] [SEED=] [DEVDIR=/dev/shm]
-#               [HOGDIR=/var/tmp] [KEEP=dir] bench/calibrate.sh
+#               [HOGDIR=/var/tmp] [KEEP=dir] [LEDGER=file] [POWER_LOADS=none]
+#               bench/calibrate.sh
+#        python3 bench/calibrate.py table LEDGER...   (the table of ledgers)
 #
 # Devices, made here and removed on exit (nothing else is touched):
 #   the measured one  a loop device over a 256 MiB image in DEVDIR (RAM: the
@@ -14,11 +16,12 @@
 #                     DEVDIR the loop device does direct I/O to its file);
 #   the hog's         (LOADS has io) a loop device with direct I/O over a
 #                     256 MiB image in HOGDIR, read by dd in a loop.
-# Loads, one after the other, each for all the parts:
+# Loads, in rounds: round i runs step i of each load in turn (a run stopped
+# early has as many steps of every load), with its load started for it:
 #   none  nothing started here (other users of the machine are not stopped);
 #   cpu1, cpu2  one or two busy loops; io  dd reading the hog's device, O_DIRECT
 #   1 MiB, over and over.
-# Parts, N of each per load:
+# Parts, N of each per load (power only under POWER_LOADS, default none):
 #   tune     an A/A sweep: `tune --read-ahead V1,V2 --workload tune-scheduler`.
 #            Its tests are O_DIRECT, which read_ahead_kb does not act on, so
 #            the current value, V1, V2 and the control (the current value
@@ -46,6 +49,10 @@
 # for every sweep, as a user gets; "vary": sweep i uses seed i), KEEP (a
 # directory to keep every JSON in). A smoke run:
 #   N=2 LOADS="none cpu1" RUNTIME=300ms RAMP=100ms bench/calibrate.sh
+# LEDGER (default: a file in the run's private directory): a tab-separated
+# row per step, appended as the step ends (bench/calibrate.py has the
+# columns). Given an existing ledger, a step it has at the same settings is
+# not run again: a run stopped by the end of a session goes on from there.
 # Output: a line per sweep and pair, then the table (markdown), each goal of
 # issue 20 marked met or NOT met: at most 1 false verdict in 20 under each
 # load, no false recommendation, 30 % found every time, 10 % in at least 80 %.
@@ -69,8 +76,11 @@ SEED=${SEED:-}
 DEVDIR=${DEVDIR:-/dev/shm}
 HOGDIR=${HOGDIR:-/var/tmp}
 KEEP=${KEEP:-}
+LEDGER=${LEDGER:-}
+POWER_LOADS=${POWER_LOADS:-none}
 
 bad() { echo "calibrate.sh: $*" >&2; exit 2; }
+has() { [[ " $1 " = *" $2 "* ]]; }
 [ "$(id -u)" -eq 0 ] || bad "needs root (loop devices, cgroups, queue settings)"
 [[ $N =~ ^[1-9][0-9]*$ ]] || bad "N=$N is not a positive number"
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || bad "REPEAT=$REPEAT is not a positive number"
@@ -84,7 +94,11 @@ for p in $PARTS; do
 done
 { [ -n "$LOADS" ] && [ -n "$PARTS" ]; } || bad "LOADS and PARTS must name something"
 [ -z "$KEEP" ] || [ -d "$KEEP" ] || bad "KEEP=$KEEP is not a directory"
-has() { [[ " $1 " = *" $2 "* ]]; }
+[ -z "$LEDGER" ] || touch -- "$LEDGER" 2>/dev/null || bad "LEDGER=$LEDGER: cannot write it"
+[ -z "$LEDGER" ] || LEDGER=$(realpath -- "$LEDGER")
+for l in $POWER_LOADS; do
+	has "$LOADS" "$l" || bad "POWER_LOADS: '$l' is not one of LOADS ($LOADS)"
+done
 for v in RUNTIME RAMP; do
 	[ -z "${!v}" ] || secs "${!v}" >/dev/null || exit 2
 done
@@ -93,6 +107,7 @@ need_cmd python3 losetup dd setsid
 
 make_tmpdir /dev/shm
 W=$TMP_DIR
+[ -n "$LEDGER" ] || LEDGER=$W/ledger.tsv
 # A private journal directory: a real tune elsewhere on the machine is not ours.
 export DISKBENCH_TUNE_JOURNALS=$W/journals
 
@@ -240,25 +255,22 @@ side()
 }
 pair() { "$DISKBENCH" compare "${CMP[@]}" --quiet --json "$3" "$1" "$2" >/dev/null 2>"$3.err"; }
 
-# what KIND FILE: one line for a result, from its JSON (see the table below)
-what()
+# note LOAD PART I JSON...: the step's ledger row (its key, context and
+# outcome; bench/calibrate.py's COLS), appended to LEDGER and echoed
+note()
 {
-	python3 - "$@" <<'EOF'
-import json, sys
-kind, path = sys.argv[1], sys.argv[2]
-d = json.load(open(path))
-if kind == "tune":
-    s = d["sweeps"][0]
-    n = sum(1 for r in s["results"] if r.get("judged", True) and r["config"] > 0
-            for m in ("throughput", "lat_p99") if (r.get(m) or {}).get("verdict") in ("better", "worse"))
-    q = s.get("sequential") or {}
-    early = (" (stopped early after %s of %s blocks)" % (q.get("blocks_run"), q.get("max_blocks"))
-             if q.get("stopped_early") else "")
-    print("%d verdicts; recommended %s%s; %s" % (n, s["recommended"], early, s["reason"]))
-else:
-    c = d["compared"][0]["summary"]
-    print("%s: %s" % (c["outcome"], c["headline"]))
-EOF
+	local out
+	out=$(python3 "$HERE/calibrate.py" row "$2" "${@:4}") || { echo "# $1 $2 $3: no row: $out"; return; }
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$TRIAL" \
+		"$BL" "$REPEAT" "$NL" "$IOPS" "$(date -u +%FT%TZ)" "$VERSION" "$(uname -r)" "$LOAD0" \
+		"$(cut -d' ' -f1 /proc/loadavg)" "$out" >>"$LEDGER"
+	echo "# $1 $2 $3/$N: ${out##*$'\t'}"
+}
+# done_step LOAD PART I: the ledger has its row (at these settings)
+done_step()
+{
+	awk -F'\t' -v k="$1	$2	$3	$TRIAL	$BL	$REPEAT	$NL	$IOPS" \
+		'$1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6"\t"$7"\t"$8 == k { f = 1 } END { exit !f }' "$LEDGER"
 }
 
 # step LOAD PART I: one sweep or pair, its files named LOAD-PART-I-*.json
@@ -268,17 +280,18 @@ step()
 	case $part in
 	tune)
 		sweep "$f-tune.json" "$i" || { echo "# $load tune $i: failed: $(tail -1 "$f-tune.json.err")"; return; }
-		echo "# $load tune A/A $i/$N: $(what tune "$f-tune.json")"
+		note "$load" tune "$i" "$f-tune.json"
 		;;
 	compare)
 		{ side "$f-a.json" A && side "$f-b.json" B && pair "$f-a.json" "$f-b.json" "$f-cmp.json"; } ||
 			{ echo "# $load compare $i: failed: $(tail -qn1 "$f"-*.err)"; return; }
-		echo "# $load compare A/A $i/$N: $(what compare "$f-cmp.json")"
+		note "$load" compare "$i" "$f-cmp.json"
 		;;
 	power)
+		done_step "$load" pcompare "$i" && k=3 || k=0
 		# compare: the three sides in a rotating order
 		order=("base:$IOPS" "p10:$L10" "p30:$L30")
-		for ((k = 0; k < 3; k++)); do
+		for (( ; k < 3; k++)); do
 			IFS=: read -r name lim <<<"${order[$(((i + k) % 3))]}"
 			limit "$lim"
 			sleep 0.3	# a fresh throttle slice
@@ -286,11 +299,13 @@ step()
 				{ echo "# $load power compare $i: failed: $(tail -1 "$f-$name.json.err")"; limit 0; return; }
 		done
 		limit 0
-		{ pair "$f-base.json" "$f-p10.json" "$f-cmp10.json" &&
-			pair "$f-base.json" "$f-p30.json" "$f-cmp30.json"; } ||
-			{ echo "# $load power compare $i: compare failed"; return; }
-		echo "# $load power compare 10 % $i/$N: $(what compare "$f-cmp10.json")"
-		echo "# $load power compare 30 % $i/$N: $(what compare "$f-cmp30.json")"
+		if ! done_step "$load" pcompare "$i"; then
+			{ pair "$f-base.json" "$f-p10.json" "$f-cmp10.json" &&
+				pair "$f-base.json" "$f-p30.json" "$f-cmp30.json"; } ||
+				{ echo "# $load power compare $i: compare failed"; return; }
+			note "$load" pcompare "$i" "$f-cmp10.json" "$f-cmp30.json"
+		fi
+		LOAD0=$(cut -d' ' -f1 /proc/loadavg)
 		# tune: the limit follows the readahead tune sets (the current
 		# value's from the start: tune does not write it for its first run)
 		limit "$IOPS"
@@ -317,7 +332,7 @@ EOF
 		WATCHER=""
 		limit 0
 		[ "$st" -eq 0 ] || { echo "# $load power tune $i: failed: $(tail -1 "$f-ptune.json.err")"; return; }
-		echo "# $load power tune $i/$N: $(what tune "$f-ptune.json")"
+		note "$load" ptune "$i" "$f-ptune.json"
 		;;
 	esac
 }
@@ -327,105 +342,49 @@ EOF
 prof_key() { sed -n "s/^$1 *= *//p" "$HERE/../profiles/tune-scheduler.ini"; }
 P_RUNTIME=$(prof_key runtime) P_RAMP=$(prof_key ramp)
 [ -n "$P_RUNTIME" ] && [ -n "$P_RAMP" ] || bad "profiles/tune-scheduler.ini: no runtime or ramp"
-rt=$(secs "${RUNTIME:-$P_RUNTIME}") rp=$(secs "${RAMP:-$P_RAMP}") bl=${BLOCKS:-5}
+rt=$(secs "${RUNTIME:-$P_RUNTIME}") rp=$(secs "${RAMP:-$P_RAMP}")
+# a row's settings: what makes two rows' outcomes comparable
+TRIAL=${RUNTIME:-$P_RUNTIME}+${RAMP:-$P_RAMP} BL=${BLOCKS:-5} NL=${NOISE:-3}
+VERSION=$("$DISKBENCH" --version | sed -n '1s/.*(git \([^)]*\)).*/\1/p')
+[ -n "$VERSION" ] || VERSION=$("$DISKBENCH" --version | head -1 | tr ' \t' '__')
 est=$(python3 -c "
-n, t, b, r, parts = $N, $rt + $rp + 0.2, $bl, $REPEAT, '$PARTS'.split()
+n, t, b, r, parts = $N, $rt + $rp + 0.2, $BL, $REPEAT, '$PARTS'.split()
 tune = (b * 4 + 2) * 3 * t
 cmp = 2 * r * 3 * t
-s = ('tune' in parts) * tune + ('compare' in parts) * cmp + ('power' in parts and '$POWER' == 'true') * (tune + 1.5 * cmp)
-print(round(n * s * $(wc -w <<<"$LOADS") / 60))")
+per = ('tune' in parts) * tune + ('compare' in parts) * cmp
+power = ('power' in parts and '$POWER' == 'true') * (tune + 1.5 * cmp)
+print(round(n * (per * $(wc -w <<<"$LOADS") + power * $(wc -w <<<"$POWER_LOADS")) / 60))")
 echo "# $("$DISKBENCH" --version | head -1); kernel $(uname -r), $(nproc) CPUs"
 echo "# device $DEV over $DEV_IMG; read_ahead_kb $CUR, swept with $V1,$V2"
-echo "# N=$N, loads: $LOADS; parts: $PARTS; trials ${RUNTIME:-$P_RUNTIME} + ${RAMP:-$P_RAMP} ramp," \
-	"${BLOCKS:-5} blocks, --repeat $REPEAT, noise ${NOISE:-3} %; throttle $IOPS / $L10 / $L30" \
-	"IOPS; about $est min"
+echo "# N=$N, loads: $LOADS (power: $POWER_LOADS); parts: $PARTS; trials ${RUNTIME:-$P_RUNTIME} +" \
+	"${RAMP:-$P_RAMP} ramp, $BL blocks, --repeat $REPEAT, noise $NL %; throttle $IOPS / $L10 /" \
+	"$L30 IOPS; at most $est min; ledger $LEDGER"
 [ -n "$KEEP" ] && at_exit "cp -- '$W'/*.json '$KEEP'/ 2>/dev/null"
-for load in $LOADS; do
-	start_load "$load"
-	for ((i = 1; i <= N; i++)); do
+[ -s "$LEDGER" ] || printf '%s\n' "$(python3 -c "import sys; sys.path.insert(0, '$HERE')
+import calibrate; print('\t'.join(calibrate.COLS))")" >"$LEDGER"
+# Round i runs step i of every load, so that a run stopped early has as many
+# of each; a step the ledger already has (at these settings) is not run again.
+for ((i = 1; i <= N; i++)); do
+	for load in $LOADS; do
+		todo=()
 		for part in $PARTS; do
-			[ "$part" = power ] && ! $POWER && continue
+			[ "$part" = power ] && { ! $POWER || ! has "$POWER_LOADS" "$load"; } && continue
+			case $part in
+			power) done_step "$load" pcompare "$i" && done_step "$load" ptune "$i" && continue ;;
+			*) done_step "$load" "$part" "$i" && continue ;;
+			esac
+			todo+=("$part")
+		done
+		[ ${#todo[@]} -gt 0 ] || continue
+		start_load "$load"
+		for part in "${todo[@]}"; do
+			LOAD0=$(cut -d' ' -f1 /proc/loadavg)
 			step "$load" "$part" "$i"
 		done
+		stop_load
 	done
-	stop_load
 done
 
-# ---- the table -----------------------------------------------------------------
-python3 - "$W" "$N" "$LOADS" <<'EOF'
-import glob, json, os, sys
-w, n, loads = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
-def load(path):
-    try:
-        return json.load(open(path))
-    except (OSError, ValueError):
-        return None
-def files(l, pat):
-    return [d for d in (load(p) for p in sorted(glob.glob(os.path.join(w, "%s-%s" % (l, pat)))))
-            if d is not None]
-def tune_calls(d, config):
-    """the verdict words of a config's judged throughput and p99 cells"""
-    s = d["sweeps"][0]
-    return [(r.get(m) or {}).get("verdict") for r in s["results"]
-            if r["config"] == config and r.get("judged", True) for m in ("throughput", "lat_p99")]
-def false_tune(d):
-    s = d["sweeps"][0]
-    return any(v in ("better", "worse") for k in range(1, len(s["configs"])) for v in tune_calls(d, k))
-def found(calls, way):
-    other = "worse" if way == "better" else "better"
-    return way in calls and other not in calls
-def cmp_calls(d):
-    return [m.get("verdict") for t in d["compared"][0]["tests"] for m in t["metrics"].values()]
-def mark(ok, count):
-    return "met" if ok else "NOT met"
-def cell(k, m, ok):
-    return "%d / %d %s" % (k, m, mark(ok, m)) if m else "-"
-rows, notes = [], []
-for l in loads:
-    aa = files(l, "*-tune.json")
-    pt = files(l, "*-ptune.json")
-    fv = sum(false_tune(d) for d in aa)
-    fr = sum(d["sweeps"][0]["recommended"] is not None for d in aa)
-    p10 = sum(found(tune_calls(d, 1), "better") for d in pt)
-    p30 = sum(found(tune_calls(d, 2), "better") for d in pt)
-    rec30 = sum(str(d["sweeps"][0]["recommended"]) == str(d["sweeps"][0]["configs"][2]) for d in pt)
-    rows.append((l, "tune", cell(fv, len(aa), fv * 20 <= len(aa) or fv == 0),
-                 cell(fr, len(aa), fr == 0), cell(p10, len(pt), p10 >= 0.8 * len(pt)),
-                 cell(p30, len(pt), p30 == len(pt))))
-    ca = files(l, "*-cmp.json")
-    c10 = files(l, "*-cmp10.json")
-    c30 = files(l, "*-cmp30.json")
-    cf = sum(any(v in ("better", "worse") for v in cmp_calls(d)) for d in ca)
-    q10 = sum(found(cmp_calls(d), "better") for d in c10)
-    q30 = sum(found(cmp_calls(d), "better") for d in c30)
-    rows.append((l, "compare", cell(cf, len(ca), cf * 20 <= len(ca) or cf == 0), "-",
-                 cell(q10, len(c10), q10 >= 0.8 * len(c10)), cell(q30, len(c30), q30 == len(c30))))
-    every = aa + pt
-    veto = sum(bool(d["sweeps"][0].get("vetoed")) for d in every)
-    drift = sum(bool((d["sweeps"][0].get("drift") or {}).get("drifted")) for d in every)
-    # an early stop (issue 20, item 5) only where this build's JSON has the key
-    keyed = [d["sweeps"][0]["sequential"] for d in every if "sequential" in d["sweeps"][0]]
-    early = ("%d stopped early" % sum(bool(q.get("stopped_early")) for q in keyed)
-             if keyed else "no early stops in this build")
-    # the CPU job 0 ran on: tune's "pinning", a run's settings.cpus
-    cpus = sorted({str((d.get("pinning") or {}).get("cpus", ["-"])[0]) for d in every} |
-                  {str(d["settings"].get("cpus") or "-").split(",")[0]
-                   for d in files(l, "*-[ab].json") + files(l, "*-base.json")})
-    notes.append("%s: of %d tune sweeps (A/A and power) %d vetoed by the control, %d drifted, "
-                 "%s; power tune recommended the 30 %% value in %d of %d; job 0 on CPU %s"
-                 % (l, len(every), veto, drift, early, rec30, len(pt), " or ".join(cpus)))
-print()
-print("| load | what | false verdicts | false recommendations | 10 % found | 30 % found |")
-print("|---|---|---|---|---|---|")
-for r in rows:
-    print("| %s |" % " | ".join(r))
-print()
-for x in notes:
-    print(x)
-print("goals (issue 20): false verdicts at most 1 in 20, no false recommendation, 30 % found"
-      " every time, 10 % found in at least 80 %.")
-if n < 20:
-    print("N=%d: too few runs to show the goals; 'met' here says only that these %d runs"
-          " did not break them." % (n, n))
-EOF
+# ---- the table ---------------------------------------------------------------
+python3 "$HERE/calibrate.py" table "$LEDGER"
 exit 0
