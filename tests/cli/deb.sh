@@ -14,10 +14,8 @@ srcdir=$(cd "$srcdir" && pwd)
 [ -f "$srcdir/debian/control" ] || skip "no debian/ in $srcdir"
 build=$(cd "$(dirname "$DISKBENCH")" && pwd)
 # The package is built without sanitizers whatever this build is: once a
-# run of the suite is enough, and the sanitizer build is not that run.
-if [ -x "$build/config.status" ] && "$build/config.status" --config | grep -q -- '--enable-asan'; then
-	skip "the sanitizer build: the plain build's run builds and installs the package"
-fi
+# run of the suite is enough.
+once_per_suite "the package is built and installed once"
 make_tmpdir /tmp
 
 # ---- build, from a copy of the source tree (its builds left out)

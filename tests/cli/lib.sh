@@ -3,6 +3,8 @@
 # A test sources this file, then uses:
 #   skip MSG / fail MSG      exit 77 (automake SKIP) / exit 1, saying why
 #   need_root, need_cmd CMD, need_diskbench
+#   suite_pass, once_per_suite WHY   which pass of tests/check.sh; skip but in
+#                            the plain one
 #   at_exit CMD              run CMD (a string) on exit, last registered first
 #   make_loop MIB [random|zero|none] [DIR] [LOSETUP-OPTION...]
 #                            image (in a private dir in /dev/shm unless DIR) on a
@@ -31,9 +33,40 @@ msg() { printf '%s: %s\n' "$LIB_NAME" "$*" >&2; }
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
+# suite_pass: the pass of tests/check.sh running this test (plain,
+# sanitizers, distcheck: $DISKBENCH_CHECK_PASS), or, run otherwise, plain
+# unless the build under test was configured with --enable-asan.
+suite_pass()
+{
+	local build
+	if [ -n "${DISKBENCH_CHECK_PASS:-}" ]; then
+		echo "$DISKBENCH_CHECK_PASS"
+		return
+	fi
+	build=$(dirname "${DISKBENCH:-.}")
+	if [ -x "$build/config.status" ] && "$build/config.status" --config | grep -q -- '--enable-asan'; then
+		echo sanitizers
+	else
+		echo plain
+	fi
+}
+
+# once_per_suite WHY: skip but in the plain pass. For a test whose whole
+# worth is in one run (a package built, a race tried 20 times), not in the
+# code it runs being built otherwise.
+once_per_suite()
+{
+	[ "$(suite_pass)" = plain ] || skip "runs in the plain build's pass only: $*"
+}
+
+# need_root: skip unless root. distcheck's pass checks what the tarball holds
+# (it builds, its files are there, the tests that read them pass): the tests
+# that need root drive devices, which the plain and sanitizer passes did.
 need_root()
 {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, cgroups)"
+	[ "${DISKBENCH_CHECK_PASS:-}" != distcheck ] ||
+		skip "distcheck checks the tarball; tests that need root ran in the plain and sanitizer passes"
 }
 
 need_cmd()

@@ -9,6 +9,7 @@
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_root
+once_per_suite "its 20 races a pass find a locking fault, not a memory one"
 need_cmd losetup python3
 need_diskbench
 make_tmpdir /dev/shm
