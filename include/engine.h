@@ -47,6 +47,11 @@ struct engine_ctx {
 	 * set before init(); the runner sets it only for an engine with
 	 * ENGINE_F_POLLS (io_uring: IORING_SETUP_IOPOLL, O_DIRECT). */
 	bool hipri;
+	/* The most requests one system call submits (--batch), set before
+	 * init(), at least 1. 1: each as soon as submit() has it; more:
+	 * submit() gathers them, and an engine that can submit and wait in
+	 * one call (io_uring) leaves what is short of a batch to reap(). */
+	unsigned batch;
 	void *priv;		/* engine private state, owned by init/cleanup */
 };
 

@@ -56,6 +56,8 @@ struct settings {
 	bool drop_caches;	/* sync + drop the page cache before each test */
 	bool trim;		/* discard before each write test (target_trim) */
 	bool hipri;		/* io_uring: polled completions (IORING_SETUP_IOPOLL) */
+	uint64_t batch;		/* --batch: most requests one system call submits
+				 * (engine_ctx.batch); 0 = unset, 1 */
 	bool verify;		/* write self-checking blocks, read them back after
 				 * each write test's window (runner.h) */
 	/* --steady-state: each test in rounds until SNIA PTS steady state

@@ -294,6 +294,18 @@ const struct opt_def opts_rows[] = {
 		  "the (*i* mod *n*)-th), with a warning. Each job is named "
 		  "`diskbench-jN`: a process (`ps -e`, `top`), or a thread (`top -H`, "
 		  "`ps -L`) with `--thread` or for a file test" },
+	{ .name = "batch", .arg = "N", .kind = OPT_COUNT, .off = F(batch),
+	  .min = 1, .max = 4096, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
+	  .help = "the most requests one system call submits (default: 1, each as "
+		  "soon as it is ready)",
+	  .doc = "the most requests one system call hands the kernel, as fio's "
+		  "`iodepth_batch_submit`: 1 (default) submits each request as soon "
+		  "as a slot frees; N gathers up to N. With io_uring, what is short of "
+		  "N goes with the wait for the next completion, in the same "
+		  "`io_uring_enter`, so `--batch` at the queue depth or more is one "
+		  "system call per round of completions. libaio submits up to N per "
+		  "`io_submit`; the sync engines have one request at a time. What it "
+		  "costs and gives: [What diskbench costs](cost.md)" },
 	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
 	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)",

@@ -329,6 +329,7 @@ static struct test_spec make_spec(const struct plan_in *in, const struct setting
 		.seed = gs->seed,
 		.zero_data = gs->data && !strcmp(gs->data, "zero"),
 		.hipri = in->run->hipri,
+		.batch = (uint32_t)in->run->batch,
 		.verify = gs->verify && wl_verifiable(w),
 		.stamp = gs->verify && wl_verifiable(w),
 		.cpus = in->run->ncpus ? in->run->cpus : NULL,

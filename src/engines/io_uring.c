@@ -281,16 +281,15 @@ static int uring_enable(struct engine_ctx *ctx, struct uring_priv *p)
 }
 
 /*
- * Submits each request with its own io_uring_enter, as soon as it is
- * prepared (fio's default, iodepth_batch_submit=1). Batching looks cheaper
- * but is not: the kernel plugs a submission of more than two requests and
- * issues none of them to the device until all are queued, so the device
- * idles while we prepare. Measured on a loop device over /dev/shm at QD32:
- * one enter per request gave ~15 % more IOPS at ~10 % less CPU per op than
- * one enter for the whole batch. Pairs, the most the kernel submits
- * unplugged, halve the enters (0.57 per op) but gave 7 % fewer IOPS at the
- * same CPU per op (9 alternating rounds against this loop). reap() then
- * only waits.
+ * By default (ctx->batch 1) submits each request with its own
+ * io_uring_enter, as soon as it is prepared (fio's default,
+ * iodepth_batch_submit=1), and reap() then only waits: the kernel plugs a
+ * submission of more than two requests and issues none of them to the
+ * device until all are queued, so the device idles while we prepare.
+ * With ctx->batch N > 1 (--batch), an enter goes out once N are ready,
+ * and what is short of N stays in the ring for reap()'s submit-and-wait:
+ * one system call per round of completions at N >= qd, fewer calls for
+ * the device's idle time. What each gives: doc/cost.md.
  */
 static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n)
 {
@@ -323,6 +322,9 @@ static int uring_submit(struct engine_ctx *ctx, struct io_req **reqs, unsigned n
 		/* After prep, which clears flags. */
 		sqe->flags |= p->sqe_flags;
 		io_uring_sqe_set_data(sqe, r);
+		/* A predicted branch at the default of 1. */
+		if (ctx->batch > 1 && io_uring_sq_ready(&p->ring) < ctx->batch)
+			continue;
 		ctx->syscalls += uring_will_enter(&p->ring, 0);
 		ret = io_uring_submit(&p->ring);
 		/*
