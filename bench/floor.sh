@@ -2,7 +2,7 @@
 # floor.sh - diskbench and fio against the floor: a bare io_uring read loop.
 #
 # Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5] [ONLY=regex]
-#               [RESULTS=file.tsv] bench/floor.sh
+#               [RESULTS=file.tsv] [BATCHES="1 qd"] [TOOLS_ONLY="..."] bench/floor.sh
 #
 # The floor is bench/floor.c: 4k random O_DIRECT reads through io_uring
 # with a registered file and registered buffers, one submit-and-wait per
@@ -17,7 +17,12 @@
 # set up as diskbench's (SINGLE_ISSUER | DEFER_TASKRUN); floor-coop,
 # floor-plain and floor-ringfd run it with COOP_TASKRUN instead, with
 # neither, and with its ring fd registered too: what each of the kernel's
-# offers gives, one at a time. Every tool runs RUNTIME seconds with no
+# offers gives, one at a time. diskbench runs once per value of BATCHES
+# (its --batch; "qd" is the case's queue depth): "diskbench" at 1, its
+# default, "diskbench-bN" at N, "diskbench-bqd" at the queue depth (the
+# floor's loop: the freed slots go with the wait, one enter a round).
+# TOOLS_ONLY, if set, runs only those (names as in the table; the floor always).
+# Every tool runs RUNTIME seconds with no
 # ramp, so that start-up counts the same for all; the order rotates
 # between rounds.
 # Figures per run: IOPS as the tool counts it (the floor: completions over
@@ -77,10 +82,13 @@ run_tool()
 	floor*)
 		/usr/bin/time -f '%U %S' -o "$tm" "$FLOOR" "$DEV" "$qd" "$RUNTIME" "$jobs" \
 			"${FLOOR_MODE[$tool]}" >"$out" 2>"$WORK/err" ;;
-	diskbench)
+	diskbench*)
+		b=${tool#diskbench}
+		b=${b#-b}
+		[ "$b" = qd ] && b=$qd
 		/usr/bin/time -f '%U %S' -o "$tm" "$DISKBENCH" --engine io_uring --test rand-read \
 			--bs 4k --qd "$qd" --jobs "$jobs" --direct --runtime "${RUNTIME}s" --ramp 0 \
-			--quiet --json "$out" "$DEV" >/dev/null 2>"$WORK/err" ;;
+			--batch "${b:-1}" --quiet --json "$out" "$DEV" >/dev/null 2>"$WORK/err" ;;
 	fio-best)
 		/usr/bin/time -f '%U %S' -o "$tm" fio --name=floor --filename="$DEV" \
 			--ioengine=io_uring --rw=randread --bs=4k --iodepth="$qd" --numjobs="$jobs" \
@@ -94,7 +102,7 @@ u, s = (float(x) for x in open(tm).read().split()[-2:])
 if tool.startswith("floor"):
     f = open(out).read().split()
     ops, iops = int(f[1]), float(f[3])
-elif tool == "diskbench":
+elif tool.startswith("diskbench"):
     t = json.load(open(out))["tests"][0]
     iops, ops = t["iops"], t["ops"]
 else:
@@ -109,7 +117,18 @@ EOF
 # gives on its own
 declare -A FLOOR_MODE=([floor]=defer [floor-coop]=coop [floor-plain]=plain
 	[floor-ringfd]=defer+ringfd)
-TOOLS=(floor floor-coop floor-plain floor-ringfd diskbench fio-best)
+ALL=(floor floor-coop floor-plain floor-ringfd)
+for b in ${BATCHES:-1 qd}; do
+	[[ $b =~ ^([1-9][0-9]*|qd)$ ]] || { echo "floor.sh: BATCHES: '$b' is not a count or qd" >&2; exit 2; }
+	[ "$b" = 1 ] && ALL+=(diskbench) || ALL+=("diskbench-b$b")
+done
+ALL+=(fio-best)
+TOOLS=(floor)
+for t in "${ALL[@]}"; do
+	[ "$t" = floor ] && continue
+	[ -z "${TOOLS_ONLY:-}" ] || [[ " $TOOLS_ONLY " = *" $t "* ]] || continue
+	TOOLS+=("$t")
+done
 for round in $(seq "$ROUNDS"); do
 	for c in "${CASES[@]}"; do
 		IFS='|' read -r name qd jobs <<<"$c"
@@ -123,9 +142,10 @@ for round in $(seq "$ROUNDS"); do
 done
 [ -z "$RESULTS" ] || cp "$ROWS" "$RESULTS"
 
-python3 - "$ROWS" <<'EOF'
+python3 - "$ROWS" "${TOOLS[@]}" <<'EOF'
 import csv, statistics as st, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+tools = sys.argv[2:]
 cases = list(dict.fromkeys(r["case"] for r in rows))
 val = {(r["case"], r["tool"], r["round"]): (float(r["iops"]), float(r["cpu_us_per_io"])) for r in rows}
 rounds = sorted({r["round"] for r in rows})
@@ -136,7 +156,7 @@ def fmt(xs):
     return "%.2f [%.2f-%.2f]" % (st.median(xs), min(xs), max(xs))
 print("%-9s %-12s %10s %9s  %-20s %-20s" % ("case", "tool", "IOPS", "CPU us/IO", "IOPS/floor", "CPU/floor"))
 for c in cases:
-    for t in ("floor", "floor-coop", "floor-plain", "floor-ringfd", "diskbench", "fio-best"):
+    for t in tools:
         xs = [val[(c, t, n)] for n in rounds if (c, t, n) in val]
         iops = st.median(x[0] for x in xs)
         cpu = st.median(x[1] for x in xs)
@@ -147,12 +167,13 @@ print("goals (median ratio of the rounds; [min-max])")
 def goal(text, xs, ok):
     m = st.median(xs)
     print("  %-52s %s  %s" % (text, fmt(xs), "met" if ok(m) else "NOT met"))
-for c in ("qd32-j1", "qd128-j1"):
-    if c in cases:
-        goal("diskbench CPU/IO over the floor's, %s (<= 1.10)" % c, ratios(c, "diskbench", 1), lambda m: m <= 1.10)
-if "qd1-j1" in cases:
-    goal("diskbench IOPS over the floor's, qd1-j1 (>= 1/1.05)", ratios("qd1-j1", "diskbench", 0), lambda m: m >= 1 / 1.05)
-if "qd128-j1" in cases:
-    goal("diskbench CPU/IO over fio-best's, qd128-j1 (<= 0.85)",
-         ratios("qd128-j1", "diskbench", 1, "fio-best"), lambda m: m <= 0.85)
+for d in (t for t in tools if t.startswith("diskbench")):
+    for c in ("qd32-j1", "qd128-j1"):
+        if c in cases:
+            goal("%s CPU/IO over the floor's, %s (<= 1.10)" % (d, c), ratios(c, d, 1), lambda m: m <= 1.10)
+    if "qd1-j1" in cases:
+        goal("%s IOPS over the floor's, qd1-j1 (>= 1/1.05)" % d, ratios("qd1-j1", d, 0), lambda m: m >= 1 / 1.05)
+    if "qd128-j1" in cases and "fio-best" in tools:
+        goal("%s CPU/IO over fio-best's, qd128-j1 (<= 0.85)" % d,
+             ratios("qd128-j1", d, 1, "fio-best"), lambda m: m <= 0.85)
 EOF
