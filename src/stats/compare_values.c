@@ -168,7 +168,13 @@ bool compare_test_judged(const struct compare_test *t, enum compare_metric m)
 	       !isnan(v->med_ratio);
 }
 
-/* The interval and verdict of metric m of test number i at level. */
+/*
+ * The interval and verdict of metric m of test number i at level. Every
+ * metric of a test draws the same resamples (the seed is the test's):
+ * MB/s of fixed-size ops is IOPS times a constant, and so gets the very
+ * interval of IOPS, never another verdict from other draws of the same
+ * runs.
+ */
 void compare_test_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
 			   double level, double noise, struct compare_value *v)
 {
@@ -178,7 +184,7 @@ void compare_test_interval(const struct compare_test *t, unsigned i, enum compar
 	run_values(t->before, m, xb);
 	run_values(t->after, m, xa);
 	if (stats_bootstrap_ratio(xb, v->nbefore, xa, v->nafter, stats_median, level,
-				  COMPARE_RESAMPLES, COMPARE_SEED + 16 * i + m, &v->lo, &v->hi))
+				  COMPARE_RESAMPLES, COMPARE_SEED + 16 * i, &v->lo, &v->hi))
 		return;
 	v->level = level;
 	if (!compare_judged(m))

@@ -382,6 +382,15 @@ static void test_family_and_seed(void **state)
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi == c2.pairs[0].tests[0].m[CMP_IOPS].hi);
 	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].lo <= c1.pairs[0].tests[0].m[CMP_IOPS].lo);
 	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].hi >= c1.pairs[0].tests[0].m[CMP_IOPS].hi);
+	/* MB/s of 4k ops is IOPS x 4096: the same draws give it the very
+	 * interval and verdict of IOPS, in every test */
+	for (int i = 0; i < 9; i++) {
+		const struct compare_value *io = &cm.pairs[0].tests[i].m[CMP_IOPS];
+		const struct compare_value *mb = &cm.pairs[0].tests[i].m[CMP_BYTES_PER_SEC];
+
+		assert_true(io->lo == mb->lo && io->hi == mb->hi);
+		assert_int_equal(io->verdict, mb->verdict);
+	}
 	/* an interval lies within the runs' extreme ratios */
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].lo >= 1020.0 / 1080 - 1e-12);
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi <= 1190.0 / 940 + 1e-12);
