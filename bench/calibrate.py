@@ -16,7 +16,10 @@ import sys
 
 # the columns calibrate.sh writes before the outcome (KEY: a step's identity)
 KEY = ["load", "part", "i", "trial", "blocks", "repeat", "noise", "iops"]
-CONTEXT = ["date", "version", "kernel", "load1_before", "load1_after"]
+# others_cpu_pct: the share of the machine's CPU time in the step that was
+# neither idle nor the script's own runs (the hogs, other users, kernel
+# threads such as the loop device's worker)
+CONTEXT = ["date", "version", "kernel", "load1_before", "load1_after", "others_cpu_pct"]
 # the outcome columns `row` prints ("-": not this part's)
 OUTCOME = ["false", "rec", "found10", "found30", "vetoed", "drifted", "early", "cpu", "text"]
 COLS = KEY + CONTEXT + OUTCOME
@@ -151,18 +154,22 @@ def print_group(g, rs):
             cell(c10, len(pc), c10 >= 0.8 * len(pc)), cell(c30, len(pc), c30 == len(pc))))
         sweeps = aa + pt
         la = [float(r[k]) for r in of for k in ("load1_before", "load1_after")]
+        oc = sorted(float(r["others_cpu_pct"]) for r in of if r.get("others_cpu_pct") not in (None, "", "-"))
         recs = {}
         for r in pt:
             recs[r["rec"]] = recs.get(r["rec"], 0) + 1
         said = ", ".join("%s x%d" % (("nothing" if v == "-" else v), k) for v, k in sorted(recs.items()))
         notes.append("%s: of %d tune sweeps (A/A and power) %d vetoed by the control, %d drifted, "
                      "%d stopped early; power tune recommended %s; job 0 on CPU %s; "
-                     "load average (1 min) at the steps' ends: median %.1f, %.1f to %.1f"
+                     "load average (1 min) at the steps' ends: median %.1f, %.1f to %.1f; "
+                     "others' share of the CPUs: %s"
                      % (l, len(sweeps), sum(r["vetoed"] == "1" for r in sweeps),
                         sum(r["drifted"] == "1" for r in sweeps),
                         sum(r["early"] == "1" for r in sweeps), said or "-",
                         " or ".join(sorted({r["cpu"] for r in sweeps})) or "-",
-                        statistics.median(la), min(la), max(la)))
+                        statistics.median(la), min(la), max(la),
+                        "median %.0f %%, %.0f to %.0f %%" % (statistics.median(oc), oc[0], oc[-1])
+                        if oc else "not recorded"))
     print()
     for x in notes:
         print(x)

@@ -255,16 +255,45 @@ side()
 }
 pair() { "$DISKBENCH" compare "${CMP[@]}" --quiet --json "$3" "$1" "$2" >/dev/null 2>"$3.err"; }
 
+# cpu_mark: the machine's CPU ticks, busy (MARK_BUSY) and in all
+# (MARK_ALL), and this script's reaped children's (MARK_OWN: the diskbench
+# runs and the row makers, not the hogs, which are reaped when their load
+# ends), now; and the load average (LOAD0)
+cpu_mark()
+{
+	local c u n s i w q sq st t
+	read -r c u n s i w q sq st _ </proc/stat
+	MARK_BUSY=$((u + n + s + q + sq + st)) MARK_ALL=$((u + n + s + i + w + q + sq + st))
+	times >"$W/times"	# in this shell: a subshell's times are its own
+	MARK_OWN=$(awk -v hz="$HZ" 'END { for (k = 1; k <= 2; k++) { split($k, a, /[ms]/)
+		t += a[1] * 60 + a[2] }; printf "%d", t * hz }' "$W/times")
+	LOAD0=$(cut -d' ' -f1 /proc/loadavg)
+}
+HZ=$(getconf CLK_TCK)
+# others_pct: OTHERS, the share of the machine's CPU time since cpu_mark
+# that went neither to this script's runs nor to idle: the hogs, other
+# users, and the kernel's threads (the loop device's worker among them), in
+# percent; marks again
+others_pct()
+{
+	local b0=$MARK_BUSY a0=$MARK_ALL o0=$MARK_OWN
+	cpu_mark
+	OTHERS=$(awk -v b="$((MARK_BUSY - b0))" -v a="$((MARK_ALL - a0))" -v o="$((MARK_OWN - o0))" \
+		'BEGIN { printf "%.0f", (a > 0 ? 100 * (b - o) / a : 0) }')
+}
 # note LOAD PART I JSON...: the step's ledger row (its key, context and
-# outcome; bench/calibrate.py's COLS), appended to LEDGER and echoed
+# outcome; bench/calibrate.py's COLS), appended to LEDGER and echoed; the
+# step began at the last cpu_mark
 note()
 {
-	local out
+	local out l0=$LOAD0
+	others_pct
 	out=$(python3 "$HERE/calibrate.py" row "$2" "${@:4}") || { echo "# $1 $2 $3: no row: $out"; return; }
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$TRIAL" \
-		"$BL" "$REPEAT" "$NL" "$IOPS" "$(date -u +%FT%TZ)" "$VERSION" "$(uname -r)" "$LOAD0" \
-		"$(cut -d' ' -f1 /proc/loadavg)" "$out" >>"$LEDGER"
-	echo "# $1 $2 $3/$N: ${out##*$'\t'}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$TRIAL" \
+		"$BL" "$REPEAT" "$NL" "$IOPS" "$(date -u +%FT%TZ)" "$VERSION" "$(uname -r)" "$l0" \
+		"$(cut -d' ' -f1 /proc/loadavg)" "$OTHERS" "$out" >>"$LEDGER"
+	echo "# $1 $2 $3/$N: ${out##*$'\t'} [others $OTHERS % of the CPUs]"
+	cpu_mark
 }
 # done_step LOAD PART I: the ledger has its row (at these settings)
 done_step()
@@ -305,7 +334,7 @@ step()
 				{ echo "# $load power compare $i: compare failed"; return; }
 			note "$load" pcompare "$i" "$f-cmp10.json" "$f-cmp30.json"
 		fi
-		LOAD0=$(cut -d' ' -f1 /proc/loadavg)
+		cpu_mark
 		# tune: the limit follows the readahead tune sets (the current
 		# value's from the start: tune does not write it for its first run)
 		limit "$IOPS"
@@ -378,7 +407,7 @@ for ((i = 1; i <= N; i++)); do
 		[ ${#todo[@]} -gt 0 ] || continue
 		start_load "$load"
 		for part in "${todo[@]}"; do
-			LOAD0=$(cut -d' ' -f1 /proc/loadavg)
+			cpu_mark
 			step "$load" "$part" "$i"
 		done
 		stop_load
