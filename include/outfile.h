@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* What an output path names, once resolved (outfile_check). */
@@ -56,6 +57,28 @@ int outfile_check(const char *path, struct outfile_id *id, char *err, size_t err
  * changed during a run). Returns 0 or -errno with the reason in err.
  */
 int outfile_write(const char *path, const void *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * An output written as it goes (a log too large to render in memory
+ * first), with outfile_write's guarantees: outfile_open resolves path as
+ * outfile_check does and gives a FILE to write to; a new file or a
+ * replaced one is a temporary file beside it until outfile_commit syncs it,
+ * gives it the mode and owner outfile_write would and renames it into
+ * place; outfile_abort removes it (the file it would replace is left
+ * untouched). A stream (FIFO, terminal, /dev/null, an appended file) is
+ * written as it is, and "-" is stdout (left open). Each returns 0 or
+ * -errno with a one-line reason in err; after outfile_commit or
+ * outfile_abort the stream is closed, whatever happened (abort on a
+ * closed one does nothing).
+ */
+struct outfile_pending;
+struct outfile_stream {
+	FILE *f;		/* write here; NULL once closed */
+	struct outfile_pending *pending;	/* outfile.c's own */
+};
+int outfile_open(const char *path, struct outfile_stream *s, char *err, size_t errlen);
+int outfile_commit(struct outfile_stream *s, char *err, size_t errlen);
+void outfile_abort(struct outfile_stream *s);
 
 /* Do two checked outputs land in the same place (and not on /dev/null)? */
 bool outfile_same(const struct outfile_id *a, const struct outfile_id *b);

@@ -406,22 +406,15 @@ int outfile_check(const char *path, struct outfile_id *id, char *err, size_t err
 	return ret;
 }
 
-/* The temporary file, written, synced, given its mode, renamed over name. */
-static int replace(struct dest *d, bool existing, const void *buf, size_t len, char *err,
-		   size_t errlen)
+/* A temporary file's last steps before its rename: synced, and given the
+ * owner and mode of the file it replaces (existing) or a new file's. */
+static int settle_temp(int fd, const struct dest *d, bool existing)
 {
 	mode_t mode = new_file_mode();
-	char tmp[NAME_MAX + 1];
-	int fd, ret;
 
-	fd = make_temp(d->dirfd, d->name, tmp, sizeof(tmp));
-	if (fd < 0)
-		return fail(err, errlen, fd, "cannot create a temporary file beside it: %s",
-			    strerror(-fd));
-	ret = write_all(fd, buf, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (!ret && existing) {
+	if (fsync(fd))
+		return -errno;
+	if (existing) {
 		/* The owner and mode of the file replaced. Where we may not
 		 * give it back (not root), it stays ours, and then gets no
 		 * bit a new file of ours would not have. */
@@ -430,8 +423,23 @@ static int replace(struct dest *d, bool existing, const void *buf, size_t len, c
 		else
 			mode &= d->st.st_mode;
 	}
-	if (!ret && fchmod(fd, mode))
-		ret = -errno;
+	return fchmod(fd, mode) ? -errno : 0;
+}
+
+/* The temporary file, written, synced, given its mode, renamed over name. */
+static int replace(struct dest *d, bool existing, const void *buf, size_t len, char *err,
+		   size_t errlen)
+{
+	char tmp[NAME_MAX + 1];
+	int fd, ret;
+
+	fd = make_temp(d->dirfd, d->name, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fail(err, errlen, fd, "cannot create a temporary file beside it: %s",
+			    strerror(-fd));
+	ret = write_all(fd, buf, len);
+	if (!ret)
+		ret = settle_temp(fd, d, existing);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && renameat(d->dirfd, tmp, d->dirfd, d->name))
@@ -493,4 +501,108 @@ bool outfile_same(const struct outfile_id *a, const struct outfile_id *b)
 	if (a->dev != b->dev || a->ino != b->ino)
 		return false;
 	return a->kind != OUTFILE_NEW || !strcmp(a->name, b->name);
+}
+
+/* What an open stream holds besides its FILE: the destination (d.dirfd
+ * >= 0 while a temporary file waits for its rename). */
+struct outfile_pending {
+	struct dest d;
+	bool existing;
+	char tmp[NAME_MAX + 1];
+};
+
+int outfile_open(const char *path, struct outfile_stream *s, char *err, size_t errlen)
+{
+	struct outfile_pending *p;
+	struct outfile_id id;
+	int ret, fd;
+
+	memset(s, 0, sizeof(*s));
+	if (!strcmp(path, "-")) {
+		s->f = stdout;
+		return 0;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	ret = resolve(path, &p->d, &id, err, errlen);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	if (id.kind == OUTFILE_NEW || id.kind == OUTFILE_REPLACE) {
+		p->existing = id.kind == OUTFILE_REPLACE;
+		fd = make_temp(p->d.dirfd, p->d.name, p->tmp, sizeof(p->tmp));
+		if (fd < 0) {
+			p->tmp[0] = '\0';	/* none of ours by that name */
+			ret = fail(err, errlen, fd, "cannot create a temporary file beside it: %s",
+				   strerror(-fd));
+		}
+	} else {
+		fd = reopen(&p->d, O_WRONLY | O_NOCTTY | (id.kind == OUTFILE_APPEND ? O_APPEND : 0));
+		if (fd < 0)
+			ret = fail(err, errlen, fd, "%s", strerror(-fd));
+		dest_close(&p->d);	/* written as it is: nothing to rename */
+	}
+	if (!ret && !(s->f = fdopen(fd, "w"))) {
+		ret = fail(err, errlen, -errno, "%s", strerror(errno));
+		close(fd);
+	}
+	if (ret) {
+		if (p->tmp[0])
+			unlinkat(p->d.dirfd, p->tmp, 0);
+		dest_close(&p->d);
+		free(p);
+		return ret;
+	}
+	s->pending = p;
+	return 0;
+}
+
+int outfile_commit(struct outfile_stream *s, char *err, size_t errlen)
+{
+	struct outfile_pending *p = s->pending;
+	int ret = 0;
+
+	if (!s->f)
+		return 0;
+	if (fflush(s->f) || ferror(s->f))
+		ret = errno ? -errno : -EIO;
+	if (!p) {		/* stdout: the caller's to close */
+		s->f = NULL;
+		return ret ? fail(err, errlen, ret, "stdout: %s", strerror(-ret)) : 0;
+	}
+	if (!ret && p->d.dirfd >= 0)
+		ret = settle_temp(fileno(s->f), &p->d, p->existing);
+	if (fclose(s->f) && !ret)
+		ret = -errno;
+	s->f = NULL;
+	if (!ret && p->d.dirfd >= 0 && renameat(p->d.dirfd, p->tmp, p->d.dirfd, p->d.name))
+		ret = -errno;
+	if (ret && p->d.dirfd >= 0)
+		unlinkat(p->d.dirfd, p->tmp, 0);
+	dest_close(&p->d);
+	free(p);
+	s->pending = NULL;
+	return ret ? fail(err, errlen, ret, "%s", strerror(-ret)) : 0;
+}
+
+void outfile_abort(struct outfile_stream *s)
+{
+	struct outfile_pending *p = s->pending;
+
+	if (!s->f)
+		return;
+	if (!p) {
+		fflush(s->f);	/* stdout: what was written stays written */
+		s->f = NULL;
+		return;
+	}
+	fclose(s->f);
+	s->f = NULL;
+	if (p->d.dirfd >= 0)
+		unlinkat(p->d.dirfd, p->tmp, 0);
+	dest_close(&p->d);
+	free(p);
+	s->pending = NULL;
 }
