@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "reqlog.h"
 #include "result.h"
 #include "target.h"
 #include "workload.h"
@@ -103,6 +104,14 @@ struct test_spec {
 	 * request counted as an error of ETIMEDOUT at its offset and
 	 * out->stuck set. 0: no bound (the jobs are waited for). */
 	uint64_t io_timeout_ns;
+	/* --lat-log: a block test's jobs log every request they complete,
+	 * ramp and drain included, job i into its part of reqlog (reqlog.h),
+	 * which the caller made for at least jobs jobs, laid out before the
+	 * test and reads after it; NULL: no log (a WL_OPS test keeps none
+	 * either). reqlog_max: its entries per job, counted in the test's
+	 * memory (runner_footprint); 0 with no log. */
+	struct reqlog *reqlog;
+	uint64_t reqlog_max;
 
 	/* The classic workloads' parameters (--char-mode, --files,
 	 * --file-size, --dirs, --fsync); zero means the default. */

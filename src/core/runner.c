@@ -255,6 +255,12 @@ void runner_footprint(const struct test_spec *s, struct wl_footprint *fp)
 			one.mem_bytes += spec_size(s) / s->bs / 8 + 8;
 	}
 	fp->mem_bytes = (uint64_t)s->jobs * (one.mem_bytes + JOB_OVERHEAD) + TEST_OVERHEAD;
+	/* --lat-log's entries, in a mapping of their own (reqlog.h) */
+	if (s->wl->kind == WL_BLOCK && s->reqlog_max) {
+		uint64_t log = reqlog_bytes(s->jobs, s->reqlog_max);
+
+		fp->mem_bytes = log > UINT64_MAX - fp->mem_bytes ? UINT64_MAX : fp->mem_bytes + log;
+	}
 	if (s->verify)	/* the read-back's buffers */
 		fp->mem_bytes += VERIFY_THREADS * (uint64_t)VERIFY_CHUNK;
 	fp->disk_bytes = (uint64_t)s->jobs * one.disk_bytes;

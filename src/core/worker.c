@@ -230,6 +230,7 @@ static int worker_setup(struct worker *w)
 	ret = wl_offsets_init(&w->gen, s->wl->pattern, base, slice, s->bs, seed);
 	if (ret)
 		return worker_fail(w, ret, "working set smaller than one block per job");
+	w->rlog = s->reqlog ? reqlog_job(s->reqlog, w->id) : NULL;
 	w->left = s->passes ? s->passes * w->gen.nblocks : UINT64_MAX;
 	w->ops_limit = w->left;
 	if (s->verify && !w->written) {
@@ -410,6 +411,13 @@ struct loop_k {
 	uint64_t stamp_step;
 };
 
+/* Where a request completing now falls for --lat-log: the same test
+ * complete() makes of the window (opened is measuring's mirror). */
+static inline enum reqlog_phase phase_now(const struct worker *w)
+{
+	return !w->opened ? REQLOG_RAMP : w->t_end ? REQLOG_AFTER : REQLOG_WINDOW;
+}
+
 /* Refill: every free slot goes into the batch after the n pending ones;
  * returns the batch's length. */
 static inline __attribute__((always_inline)) unsigned refill(struct worker *w,
@@ -467,6 +475,8 @@ static inline __attribute__((always_inline)) unsigned submit(struct worker *w,
 		now = clock_ns();
 		for (i = 0; i < n; i++) {
 			w->batch[i]->result = got;
+			if (w->rlog)	/* its start time was set: it is logged */
+				reqlog_add(w->rlog, w->batch[i], now, phase_now(w));
 			note_req_error(w, w->batch[i], now);
 			w->freel[(*nfree)++] = w->batch[i];
 		}
@@ -494,6 +504,10 @@ static inline __attribute__((always_inline)) bool complete(struct worker *w, uns
 		struct io_req *r = w->done[i];
 
 		w->freel[(*nfree)++] = r;
+		/* NULL unless --lat-log: one predicted branch; with it, a few
+		 * stores into memory laid out before the test */
+		if (w->rlog)
+			reqlog_add(w->rlog, r, now, phase_now(w));
 		if (r->result != (int64_t)r->len) {
 			note_req_error(w, r, now);
 			ok = w->spec->on_error_continue;

@@ -59,6 +59,13 @@ struct gate;
  * job's map of blocks written (written), ramp included; the runner reads
  * them back after the test (runner.c). A WL_OPS workload with ops->checked
  * (the verify test) leaves its sums in checked at teardown.
+ *
+ * --lat-log (spec->reqlog, reqlog.h): a block job logs each request as it
+ * completes (and each that a failed submit() ended), with the times the
+ * histogram used, its slot and whether it completed in the ramp, the
+ * window or after it; into memory the caller laid out before the test
+ * (shared with job processes), never an allocation or a write(2) in the
+ * loop; without it the loop pays one predicted branch a completion.
  */
 struct worker {
 	pthread_t tid;
@@ -105,6 +112,8 @@ struct worker {
 	struct verify_sum checked;	/* what a checking workload checked */
 	bool drop_behind;		/* see above (spec_drop_behind) */
 	struct drop_behind db;		/* its ranges (dropbehind.h) */
+
+	struct reqlog_job *rlog;	/* its part of spec->reqlog; NULL: no log */
 
 	struct wl_job job;		/* WL_OPS */
 	void *ops_state;
