@@ -74,6 +74,11 @@ struct settings {
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */
 	const char *html;	/* the HTML report to this file ("-" = stdout) */
+	/* --lat-log: every request of each block test, one line each, to this
+	 * file (reqlog.h, report_reqlog); lat_log_max entries per job at
+	 * most (0: REQLOG_DEFAULT_MAX), the rest counted */
+	const char *lat_log;
+	uint64_t lat_log_max;
 	const char *scores;	/* "xbench": score the tests as Xbench does (the
 				 * xbench profile says so); NULL: no scores */
 	const char *baseline;	/* a saved result to score xbench tests against

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "reqlog.h"
 #include "result.h"
 #include "safety.h"
 
@@ -94,6 +95,27 @@ int report_info_text(FILE *f, const struct target_info *t, const struct safety_v
 		     const struct safety_verdict *with_destructive);
 int report_info_json(FILE *f, const struct target_info *t, const struct safety_verdict *now,
 		     const struct safety_verdict *with_destructive);
+
+/*
+ * The per-request log (--lat-log) as text (doc/json.md, "The per-request
+ * log"): report_reqlog_head once at the top (what the columns are), then
+ * report_reqlog after each run of a test: a "# test" line (the test's
+ * 1-based number in the plan, its run (pass or round), its jobs, how many
+ * requests they logged and could not hold, its name; a job that could
+ * not hold some gets a line saying how many), then every request of the
+ * first jobs parts of l, job by job, each job's in the order they
+ * completed, every one of bs bytes. logged false (a test of its own I/O,
+ * which keeps no log): the line alone, saying so. Returns 0 or -EIO (a
+ * write error).
+ */
+struct report_reqlog_run {
+	unsigned test, run, jobs;
+	uint32_t bs;
+	const char *name;
+	bool logged;
+};
+int report_reqlog_head(FILE *f);
+int report_reqlog(FILE *f, const struct reqlog *l, const struct report_reqlog_run *t);
 
 /* Human-readable helpers shared by renderers. */
 const char *report_fmt_ns(double ns, char *buf, size_t len);	/* "812us", "1.20ms" */

@@ -8,9 +8,9 @@
 #include "engine.h"
 
 /* Entries per job when --lat-log-max is not given: 32 MiB a job. */
-#define REQLOG_DEFAULT_MAX (1ull << 20)
+#define REQLOG_DEFAULT_MAX ((uint64_t)1 << 20)
 /* The most --lat-log-max takes (the memory check refuses far less). */
-#define REQLOG_MAX_MAX (1ull << 36)
+#define REQLOG_MAX_MAX ((uint64_t)1 << 36)
 
 /* When a request completed, as the histogram saw it: in the ramp (not
  * counted), in the job's measured window (counted in the histogram when

@@ -92,14 +92,16 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	}
 	/* A rank that does not report writes no file and no table. */
 	if (c->silent) {
-		c->s.json = c->s.csv = c->s.bonnie_csv = c->s.html = NULL;
+		c->s.json = c->s.csv = c->s.bonnie_csv = c->s.html = c->s.lat_log = NULL;
 		c->s.quiet = 1;
 	}
 	/* Where the reports go is checked before a minute of measuring. */
 	cli_result_outputs(c->outs, &(struct cli_result_paths){
 		.json = c->s.json, .csv = c->s.csv, .bonnie_csv = c->s.bonnie_csv,
 		.html = c->s.html });
-	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS, &c->on_stdout);
+	c->outs[CLI_RESULT_OUTPUTS] = (struct cli_output){ .opt = "--lat-log",
+							   .path = c->s.lat_log };
+	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS + 1, &c->on_stdout);
 	if (ret != EXIT_OK)
 		return ret;
 	if (opts_check(&c->s, &c->cli, c->e, geteuid() == 0, err, sizeof(err))) {
@@ -107,6 +109,13 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* After each run kept: its requests (--lat-log), the drive's health. */
+static int run_tested(void *arg, unsigned i, const struct test_result *tr)
+{
+	run_reqlog_tested(arg, i, tr);
+	return run_health_tested(arg, i, tr);
 }
 
 /* The precondition and the tests, then what they mean (annotate). */
@@ -127,7 +136,7 @@ static int do_session(struct run_ctx *c)
 	struct session_hooks hooks = { .arg = c, .begin = c->progress ? run_begin : NULL,
 				       .progress = c->progress ? cli_progress_test : NULL,
 				       .progress_arg = &c->ps, .note = run_note,
-				       .tested = run_health_tested };
+				       .tested = run_tested };
 	struct annotate_in a = {
 		.moves_data = !(c->e->flags & ENGINE_F_NO_IO),
 		/* a profile that asks for scores (xbench's), or --baseline */
@@ -189,7 +198,7 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 	/* static: a plan holds 256 specs, a result many settings */
 	static struct run_ctx c;
 	const char *target = ".";
-	int status;
+	int status, ret;
 
 	memset(&c, 0, sizeof(c));
 	c.stage.claim = -1;
@@ -207,6 +216,8 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 		status = h->prepare(h->arg, status, &(struct session_point){
 			.given = c.given ? c.given : ".", .s = &c.s, .ti = &c.ti,
 			.plan = &c.plan, .seed = &c.s.seed, .r = &c.r });
+	if (status == EXIT_OK)
+		status = run_reqlog_open(&c);
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
 	if (status == EXIT_OK && !c.s.quiet && !c.silent)
 		run_word_estimate(&c);
@@ -223,6 +234,11 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 		status = do_session(&c);
 	if (status == EXIT_OK || status == EXIT_RUNTIME || status == 128 + SIGINT)
 		status = do_report(&c, status);
+	/* what was measured is logged, as it is reported */
+	ret = run_reqlog_close(&c, c.r.ntests && (status == EXIT_OK || status == EXIT_RUNTIME ||
+						 status == 128 + SIGINT));
+	if (ret != EXIT_OK && status == EXIT_OK)
+		status = ret;
 	/* One way out: whatever was taken is given back. */
 	if (c.layout_fd >= 0)
 		close(c.layout_fd);

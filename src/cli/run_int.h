@@ -11,7 +11,9 @@
 #include "engine.h"
 #include "opts.h"
 #include "plan.h"
+#include "outfile.h"
 #include "profile.h"
+#include "reqlog.h"
 #include "result.h"
 #include "safety.h"
 #include "session.h"
@@ -31,7 +33,9 @@ struct run_ctx {
 	struct test_spec pre;		/* --precondition's test */
 	struct stage stage;
 	struct run_result r;
-	struct cli_output outs[CLI_RESULT_OUTPUTS];
+	/* the reports, and --lat-log's file last (checked with them,
+	 * written as the tests go: run_reqlog.c) */
+	struct cli_output outs[CLI_RESULT_OUTPUTS + 1];
 	bool on_stdout, progress, failed;
 	bool lay_out;			/* a device or file: its working set laid out */
 	uint64_t size;			/* the working set laid out */
@@ -50,6 +54,12 @@ struct run_ctx {
 	char health_dev[80];
 	struct health_snap health_last;
 	signed char thermal[MAX_PLAN];
+	/* --lat-log (run_reqlog.c): the log's memory, its file, the runs
+	 * written of each test, the errno of a write that failed (0: none) */
+	struct reqlog reqlog;
+	struct outfile_stream latlog;
+	unsigned reqlog_runs[MAX_PLAN];
+	int latlog_err;
 };
 
 /* run_steps.c: what the target is (the result's header), the plan and
@@ -67,6 +77,18 @@ int run_stage_set(struct run_ctx *c);
 void run_health_before(struct run_ctx *c);
 int run_health_tested(void *arg, unsigned i, const struct test_result *tr);
 int run_health_after(struct run_ctx *c);
+
+/* run_reqlog.c: --lat-log. open: after the plan, before anything is
+ * written: the log laid out for the plan's block tests (each spec given
+ * it) and its file opened (a temporary file beside it until the close);
+ * EXIT_OK, or the exit status after saying why (no memory: EXIT_USAGE).
+ * tested: part of session_hooks' tested, run i of test i's requests into
+ * the file. close: the file put in place when keep (something was
+ * measured), else removed, and the memory freed; EXIT_OK, or EXIT_RUNTIME
+ * after saying why when the file could not be written. */
+int run_reqlog_open(struct run_ctx *c);
+void run_reqlog_tested(struct run_ctx *c, unsigned i, const struct test_result *tr);
+int run_reqlog_close(struct run_ctx *c, bool keep);
 
 /* run_words.c: what a run says. */
 

@@ -1,5 +1,6 @@
 /* run_steps.c - the run's steps before it measures: the target, the plan, the stage. */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +138,9 @@ int run_stage_set(struct run_ctx *c)
 	c->s.size = c->size;	/* echo the working set used, not "0" for the default */
 	opts_echo(&c->s, &c->r);
 	result_add_setting(&c->r, "engine_resolved", "%s", c->e->name);
+	if (c->s.lat_log)
+		result_add_setting(&c->r, "lat_log_max", "%" PRIu64,
+				   c->s.lat_log_max ? c->s.lat_log_max : REQLOG_DEFAULT_MAX);
 	/* settings.cpus is then the list pin_default_cpus chose */
 	if (c->pinned_by_default)
 		result_add_setting(&c->r, "pinning", "default (--repeat): job i on the i-th of cpus");

@@ -65,7 +65,10 @@ static void describe(const struct test_spec *t, char *buf, size_t len)
 
 	format_size(t->bs, bs, sizeof(bs));
 	format_size(t->size, sz, sizeof(sz));
-	if (t->wl->kind == WL_BLOCK)
+	if (t->wl->kind == WL_BLOCK && t->reqlog_max)
+		snprintf(buf, len, "%s (--jobs %u --qd %u --bs %s --lat-log-max %" PRIu64 ")",
+			 t->wl->name, t->jobs, t->qd, bs, t->reqlog_max);
+	else if (t->wl->kind == WL_BLOCK)
 		snprintf(buf, len, "%s (--jobs %u --qd %u --bs %s)", t->wl->name, t->jobs, t->qd,
 			 bs);
 	else if (makes_files(t))
@@ -79,6 +82,8 @@ static void describe(const struct test_spec *t, char *buf, size_t len)
 /* What to change for a test of this kind. */
 static const char *remedy(const struct test_spec *t)
 {
+	if (t->wl->kind == WL_BLOCK && t->reqlog_max)
+		return "lower --lat-log-max, --jobs, --qd or --bs";
 	if (t->wl->kind == WL_BLOCK)
 		return "lower --jobs, --qd or --bs";
 	if (makes_files(t))

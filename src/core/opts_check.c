@@ -40,6 +40,7 @@ static const struct rule rules_pre[] = {
 
 static const struct rule rules_post[] = {
 	{ "round", NEEDS, "steady-state", NULL },
+	{ "lat-log-max", NEEDS, "lat-log", NULL },
 	{ "max-rounds", NEEDS, "steady-state", NULL },
 	{ "steady-state", ONE_PASS, NULL,
 	  "runs each test in rounds itself" },

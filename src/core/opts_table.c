@@ -4,6 +4,7 @@
 
 #include "opts_int.h"
 #include "repeat.h"
+#include "reqlog.h"
 #include "timeline.h"
 
 #define RUN OPTS_CMD_RUN
@@ -345,6 +346,27 @@ const struct opt_def opts_rows[] = {
 	  .help = "write one self-contained HTML report with charts to FILE",
 	  .doc = "one self-contained HTML page with charts, the JSON inside it (see "
 		  "[HTML report](report.md#html-report))" },
+	{ .name = "lat-log", .arg = "FILE", .kind = OPT_STR, .off = F(lat_log),
+	  .cmds = RUN, .scope = SC_CLI,
+	  .help = "write every request of each block test, one line each, to FILE "
+		  "(fio's write_lat_log)",
+	  .doc = "every request of each block test, one line each (fio's "
+		  "`write_lat_log`, per I/O): test, run, job, queue slot, op, offset, "
+		  "bytes, submit and completion time (CLOCK_MONOTONIC ns), latency, "
+		  "result and whether it completed in the ramp, the measured window or "
+		  "after it; the window's lines are the histogram's samples, one for "
+		  "one. Kept in memory laid out before each test (no allocation or "
+		  "write in the I/O loop), written after it; at most `--lat-log-max` "
+		  "requests per job and test (default 1048576, 32 MiB a job), the rest "
+		  "counted in the file (never left out silently); a plan whose log cannot "
+		  "fit in memory is refused before it runs (exit 2). File tests (their "
+		  "own I/O) are not logged. See [the per-request "
+		  "log](json.md#per-request-log)" },
+	{ .name = "lat-log-max", .arg = "N", .kind = OPT_COUNT, .off = F(lat_log_max),
+	  .min = 1, .max = REQLOG_MAX_MAX, .cmds = RUN, .scope = SC_CLI,
+	  .help = "--lat-log: keep at most N requests per job and test, count the rest "
+		  "(default: 1048576)",
+	  .with_prev = true },
 	{ .name = "baseline", .arg = "FILE", .kind = OPT_STR, .off = F(baseline),
 	  .cmds = RUN, .scope = SC_CLI,
 	  .help = "score xbench tests against a saved diskbench result instead of Xbench's",

@@ -337,6 +337,10 @@ static struct test_spec make_spec(const struct plan_in *in, const struct setting
 		.params = plan_params(gs),
 	};
 
+	/* --lat-log's memory, for the budget; the CLI lays the log out */
+	if (in->run->lat_log && w->kind == WL_BLOCK)
+		t.reqlog_max = in->run->lat_log_max ? in->run->lat_log_max : REQLOG_DEFAULT_MAX;
+
 	if (w->runtime_ns && !opts_given(gs, "runtime"))
 		t.runtime_ns = w->runtime_ns;
 	return t;

@@ -45,6 +45,7 @@ each_output()	# each_output RC PATTERN PATH
 	expect_refused "$rc" "--csv $p: $pat" --csv "$p" .
 	expect_refused "$rc" "--bonnie-csv $p: $pat" --bonnie-csv "$p" .
 	expect_refused "$rc" "--html $p: $pat" --html "$p" .
+	expect_refused "$rc" "--lat-log $p: $pat" --lat-log "$p" .
 	expect_refused "$rc" "--json $p: $pat" report --json "$p" saved.json
 	expect_refused "$rc" "--csv $p: $pat" report --csv "$p" saved.json
 	expect_refused "$rc" "--html $p: $pat" report --html "$p" saved.json
