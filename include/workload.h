@@ -94,6 +94,47 @@ struct wl_job {
 	 * and then and gives up with -EINTR when it is set; NULL: never. */
 	const volatile sig_atomic_t *stop;
 	struct wl_progress *progress;	/* setup and clean-up count here; may be NULL */
+	/* Where the job is, to name a call that never returns (a device
+	 * that stopped answering): before each call that may wait for the
+	 * device - in init, op, flush and cleanup - the workload stores
+	 * (wl_at_set) a value of its own, which wl_ops.name_at puts in
+	 * words. NULL: nobody watches. */
+	uint64_t *at;
+};
+
+/* wl_job.at: the workload's number of the call (below WL_AT_CALLS) over
+ * WL_AT_SHIFT bits of a number of its own (a file's, an offset); none
+ * stored yet: WL_AT_NONE. */
+#define WL_AT_SHIFT 56
+#define WL_AT_CALLS 255u
+#define WL_AT_NONE UINT64_MAX
+
+/* Store where the job is (relaxed: a plain store, read whole by the
+ * runner's thread only once the job is stuck). */
+static inline void wl_at_set(uint64_t *at, unsigned call, uint64_t x)
+{
+	if (at)
+		__atomic_store_n(at, ((uint64_t)call << WL_AT_SHIFT) |
+				 (x & ((1ull << WL_AT_SHIFT) - 1)), __ATOMIC_RELAXED);
+}
+
+static inline unsigned wl_at_call(uint64_t at)
+{
+	return (unsigned)(at >> WL_AT_SHIFT);
+}
+
+static inline uint64_t wl_at_arg(uint64_t at)
+{
+	return at & ((1ull << WL_AT_SHIFT) - 1);
+}
+
+/* A call of a WL_OPS job in words (wl_ops.name_at). */
+struct wl_call {
+	const char *call;	/* static: "create", "fsync", "putc"...; NULL: unknown */
+	char file[96];		/* its file: relative to the scratch directory, or
+				 * absolute (the target itself) */
+	bool has_offset;
+	uint64_t offset;	/* in file, when has_offset */
 };
 
 /* How a WL_OPS job describes itself in the result. */
@@ -141,6 +182,12 @@ struct wl_ops {
 	 * so far (the runner takes the difference over the window): the
 	 * tool's own cost in the result. NULL: not counted. */
 	uint64_t (*syscalls)(const void *state);
+	/* Optional: the call at (what the job last stored in *job->at, never
+	 * WL_AT_NONE) in words, into out (zeroed by the caller), to name one
+	 * that never returned. From the job's parameters alone: it runs on
+	 * the runner's thread, and the job's state may be in another
+	 * process. */
+	void (*name_at)(const struct wl_job *job, uint64_t at, struct wl_call *out);
 	const char *unit;	/* what one op is, for humans: "file created" */
 };
 
@@ -312,6 +359,12 @@ uint64_t wl_job_slice(const struct wl_job *job, uint64_t unit);
  * buffer (rewrite, verify): closes fd unless it is negative, frees buf and
  * state. */
 void wl_release(void *state, int fd, void *buf);
+
+/* out names call on the job's data file (wl_job.data: "data" in the
+ * scratch directory, or the target's own path), at offset when
+ * has_offset: the name_at of a workload that works on it. */
+void wl_call_data(const struct wl_job *job, const char *call, bool has_offset, uint64_t offset,
+		  struct wl_call *out);
 
 /* Fill buf with incompressible pseudo-random bytes. */
 void wl_fill_random(void *buf, size_t len, struct wl_rng *r);

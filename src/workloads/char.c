@@ -19,6 +19,12 @@
 #define STDIO_GROUP 1024
 #define SYSCALL_GROUP 64
 
+/* The calls a job says it is in (wl_job.at). The per-char calls are said
+ * once, before the first op, and no offset with them: a store in the op
+ * would move the getc loop against the cache lines (see char_read_op). */
+enum char_at { CHAR_AT_CREATE, CHAR_AT_OPEN, CHAR_AT_PUTC, CHAR_AT_GETC, CHAR_AT_WRITE,
+	       CHAR_AT_READ, CHAR_AT_FLUSH, CHAR_AT_CLOSE, CHAR_AT_UNLINK, CHAR_AT_N };
+
 struct char_state {
 	FILE *f;		/* stdio mode */
 	int fd;			/* syscall mode, or under f */
@@ -37,7 +43,41 @@ struct char_state {
 	unsigned char buf[STDIO_GROUP];
 	int scratch_fd;		/* char-write: where its file is (wl_job) */
 	char name[32];		/* the file char-write created, to remove */
+	uint64_t *at;		/* wl_job.at */
 };
+
+/* wl_ops.name_at: char-write's file is char-<job> in the scratch
+ * directory, char-read's the data file. */
+static void char_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out,
+			 bool writing)
+{
+	static const char *const calls[CHAR_AT_N] = {
+		[CHAR_AT_CREATE] = "create", [CHAR_AT_OPEN] = "open", [CHAR_AT_PUTC] = "putc",
+		[CHAR_AT_GETC] = "getc", [CHAR_AT_WRITE] = "write", [CHAR_AT_READ] = "read",
+		[CHAR_AT_FLUSH] = "fdatasync", [CHAR_AT_CLOSE] = "close",
+		[CHAR_AT_UNLINK] = "unlink",
+	};
+	unsigned call = wl_at_call(at);
+
+	if (call >= CHAR_AT_N)
+		return;
+	if (!writing) {
+		wl_call_data(job, calls[call], false, 0, out);
+		return;
+	}
+	out->call = calls[call];
+	snprintf(out->file, sizeof(out->file), "char-%u", job->job);
+}
+
+static void char_write_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	char_name_at(job, at, out, true);
+}
+
+static void char_read_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	char_name_at(job, at, out, false);
+}
 
 static void char_describe(const struct wl_job *job, struct wl_desc *d)
 {
@@ -69,12 +109,15 @@ static void char_cleanup(void *arg)
 
 	if (!st)
 		return;
+	wl_at_set(st->at, CHAR_AT_CLOSE, 0);
 	if (st->f)
 		fclose(st->f);
 	else if (st->fd >= 0)
 		close(st->fd);
-	if (st->name[0])
+	if (st->name[0]) {
+		wl_at_set(st->at, CHAR_AT_UNLINK, 0);
 		unlinkat(st->scratch_fd, st->name, 0);
+	}
 	free(st);
 }
 
@@ -87,6 +130,7 @@ static int char_create(struct char_state *st, const struct wl_job *job, char *er
 
 	snprintf(st->name, sizeof(st->name), "char-%u", job->job);
 	st->scratch_fd = job->scratch_fd;
+	wl_at_set(st->at, CHAR_AT_CREATE, 0);
 	st->fd = openat(job->scratch_fd, st->name,
 			O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (st->fd < 0) {
@@ -110,6 +154,7 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	if (!st)
 		return -ENOMEM;
 	st->fd = -1;
+	st->at = job->at;
 	st->writing = writing;
 	st->syscall = job->params.char_mode == WL_CHAR_SYSCALL;
 	st->drop_behind = job->drop_behind;
@@ -132,6 +177,7 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 	} else {
 		st->base = st->len * job->job;
 		path = job->data.name;
+		wl_at_set(st->at, CHAR_AT_OPEN, 0);
 		st->fd = target_open(&job->data, O_RDONLY);
 		if (st->fd < 0) {
 			ret = st->fd;
@@ -159,6 +205,8 @@ static int char_init(void **state, const struct wl_job *job, bool writing, char 
 		wl_fill_random(st->buf, sizeof(st->buf), &rng);
 		st->seq = (uint64_t)job->job << 48;
 	}
+	wl_at_set(st->at, writing ? (st->syscall ? CHAR_AT_WRITE : CHAR_AT_PUTC) :
+		  (st->syscall ? CHAR_AT_READ : CHAR_AT_GETC), 0);
 	return 0;
 }
 
@@ -333,6 +381,7 @@ static int char_flush(void *arg)
 {
 	struct char_state *st = arg;
 
+	wl_at_set(st->at, CHAR_AT_FLUSH, 0);
 	if (st->f) {
 		char_settle(st);
 		if (fflush(st->f))
@@ -350,6 +399,7 @@ const struct wl_ops wl_char_write_ops = {
 	.cleanup = char_cleanup,
 	.describe = char_describe,
 	.footprint = char_write_footprint,
+	.name_at = char_write_name_at,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
 };
 
@@ -360,5 +410,6 @@ const struct wl_ops wl_char_read_ops = {
 	.describe = char_describe,
 	.footprint = char_footprint,
 	.syscalls = char_syscalls,
+	.name_at = char_read_name_at,
 	.unit = "1 KiB of per-char calls (64 B with --char-mode=syscall)",
 };

@@ -12,6 +12,9 @@
 /* Aligned for O_DIRECT on any device we are likely to meet. */
 #define BUF_ALIGN 4096
 
+/* The calls a job says it is in (wl_job.at): a read with its offset. */
+enum verify_at { VERIFY_AT_OPEN, VERIFY_AT_READ, VERIFY_AT_N };
+
 struct verify_state {
 	int fd;
 	void *buf;
@@ -19,7 +22,17 @@ struct verify_state {
 	uint64_t seed;
 	uint32_t unit;		/* of a unit whose header does not say its size */
 	struct verify_sum sum;
+	uint64_t *at;		/* wl_job.at */
 };
+
+static void verify_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	unsigned call = wl_at_call(at);
+
+	if (call < VERIFY_AT_N)
+		wl_call_data(job, call == VERIFY_AT_READ ? "pread" : "open",
+			     call == VERIFY_AT_READ, wl_at_arg(at), out);
+}
 
 static void verify_describe(const struct wl_job *job, struct wl_desc *d)
 {
@@ -59,6 +72,7 @@ static int verify_init(void **state, const struct wl_job *job, char *err, size_t
 	if (!st)
 		return -ENOMEM;
 	st->fd = -1;
+	st->at = job->at;
 	st->seed = job->seed;
 	st->unit = verify_unit(job->bs) ? verify_unit(job->bs) : VERIFY_UNIT;
 	st->pos = slice * job->job;
@@ -67,6 +81,7 @@ static int verify_init(void **state, const struct wl_job *job, char *err, size_t
 	st->sum.done = true;
 	if (posix_memalign(&st->buf, BUF_ALIGN, VERIFY_CHUNK))
 		return -ENOMEM;
+	wl_at_set(st->at, VERIFY_AT_OPEN, 0);
 	st->fd = target_open(&job->data, O_RDONLY | (job->direct ? O_DIRECT : 0));
 	if (st->fd < 0) {
 		snprintf(err, errlen, "verify: opening %s: %s", job->data.name,
@@ -87,6 +102,7 @@ static int64_t verify_op(void *arg)
 	if (st->pos >= st->end)
 		return WL_OP_DONE;
 	len = st->end - st->pos < VERIFY_CHUNK ? (size_t)(st->end - st->pos) : VERIFY_CHUNK;
+	wl_at_set(st->at, VERIFY_AT_READ, st->pos);
 	ret = verify_read(st->fd, st->buf, st->pos, len, st->unit, true, st->seed, &st->sum);
 	if (ret)
 		return ret;
@@ -109,5 +125,6 @@ const struct wl_ops wl_verify_ops = {
 	.describe = verify_describe,
 	.footprint = verify_footprint,
 	.checked = verify_checked,
+	.name_at = verify_name_at,
 	.unit = "MiB checked",
 };

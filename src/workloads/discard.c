@@ -12,13 +12,26 @@
 
 #include "workload.h"
 
+/* The calls a job says it is in (wl_job.at): a discard with its offset. */
+enum discard_at { DISCARD_AT_OPEN, DISCARD_AT_DISCARD, DISCARD_AT_N };
+
 struct discard_state {
 	int fd;
 	bool blk;		/* a block device: BLKDISCARD; a file: punch a hole */
 	uint32_t bs;
 	uint64_t next, end;	/* this job's slice, walked once */
 	uint64_t calls;		/* system calls op() made (wl_ops.syscalls) */
+	uint64_t *at;		/* wl_job.at */
 };
+
+static void discard_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	unsigned call = wl_at_call(at);
+
+	if (call < DISCARD_AT_N)
+		wl_call_data(job, call == DISCARD_AT_DISCARD ? "discard" : "open",
+			     call == DISCARD_AT_DISCARD, wl_at_arg(at), out);
+}
 
 static uint64_t discard_syscalls(const void *arg)
 {
@@ -57,6 +70,7 @@ static int discard_init(void **state, const struct wl_job *job, char *err, size_
 	if (!st)
 		return -ENOMEM;
 	st->fd = -1;
+	st->at = job->at;
 	st->bs = job->bs;
 	/* Like the sequential block tests: each job its own slice. */
 	slice = wl_job_slice(job, st->bs);
@@ -66,6 +80,7 @@ static int discard_init(void **state, const struct wl_job *job, char *err, size_
 	}
 	st->next = slice * job->job;
 	st->end = st->next + slice;
+	wl_at_set(st->at, DISCARD_AT_OPEN, 0);
 	st->fd = target_open(&job->data, O_WRONLY);
 	if (st->fd < 0) {
 		ret = st->fd;
@@ -96,6 +111,7 @@ static int64_t discard_op(void *arg)
 	if (st->next >= st->end)
 		return WL_OP_DONE;
 	st->calls++;
+	wl_at_set(st->at, DISCARD_AT_DISCARD, st->next);
 	if (st->blk)
 		ret = ioctl(st->fd, BLKDISCARD, range);
 	else
@@ -114,5 +130,6 @@ const struct wl_ops wl_discard_ops = {
 	.describe = discard_describe,
 	.footprint = discard_footprint,
 	.syscalls = discard_syscalls,
+	.name_at = discard_name_at,
 	.unit = "discard of bs bytes (BLKDISCARD on a device, a punched hole in a file)",
 };

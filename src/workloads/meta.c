@@ -28,6 +28,11 @@
 
 enum meta_mode { META_CREATE, META_STAT, META_DELETE };
 
+/* The calls a job says it is in (wl_job.at), with a file's number, or a
+ * directory's: 0 the job's root, k + 1 its d<k>. */
+enum meta_at { META_AT_MKDIR, META_AT_CREATE, META_AT_SYNCFS, META_AT_READDIR, META_AT_STAT,
+	       META_AT_UNLINK, META_AT_RMDIR, META_AT_N };
+
 /*
  * One job's tree: <scratch>/meta-<job>/d<k>/<name>. File i lives in
  * directory i * ndirs / nfiles: contiguous runs, so the number order walks
@@ -61,6 +66,7 @@ struct meta_state {
 	size_t datalen;
 	uint64_t seq;
 	struct wl_progress *progress;	/* wl_job.progress: setup and clean-up */
+	uint64_t *at;			/* wl_job.at */
 	uint64_t calls;		/* system calls made on files (wl_ops.syscalls) */
 	char root[32];
 };
@@ -169,9 +175,62 @@ static int meta_parse(const struct meta_state *st, const char *name, uint32_t *i
 	return 0;
 }
 
+/* The directory file i lives in: d<k>. */
+static uint32_t meta_dir_of(const struct meta_state *st, uint32_t i)
+{
+	return (uint32_t)((uint64_t)i * st->ndirs / st->nfiles);
+}
+
 static int meta_dir(const struct meta_state *st, uint32_t i)
 {
-	return st->dirfd[(uint64_t)i * st->ndirs / st->nfiles];
+	return st->dirfd[meta_dir_of(st, i)];
+}
+
+/* The job's generator, seeded; its first draw is the names' seed. */
+static void meta_seed(const struct wl_job *job, struct wl_rng *rng)
+{
+	wl_rng_seed(rng, job->seed ^ (0x3c6ef372fe94f82bull * (job->job + 1)));
+}
+
+/* Where the job is now (wl_job.at). */
+static inline void meta_at(const struct meta_state *st, enum meta_at call, uint64_t x)
+{
+	wl_at_set(st->at, call, x);
+}
+
+/* wl_ops.name_at: the call and its file, from the job's parameters: its
+ * tree meta-<job>/d<k>/<name>, the names as meta_alloc seeds them. */
+static void meta_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	static const char *const calls[META_AT_N] = {
+		[META_AT_MKDIR] = "mkdir", [META_AT_CREATE] = "create",
+		[META_AT_SYNCFS] = "syncfs", [META_AT_READDIR] = "readdir",
+		[META_AT_STAT] = "stat", [META_AT_UNLINK] = "unlink", [META_AT_RMDIR] = "rmdir",
+	};
+	struct meta_state st = { .nfiles = (uint32_t)job->params.nfiles,
+				 .ndirs = job->params.ndirs,
+				 .rand_first = job->pattern == WL_RAND };
+	unsigned call = wl_at_call(at);
+	uint64_t x = wl_at_arg(at);
+	char name[NAME_LEN + 1];
+	struct wl_rng rng;
+
+	if (call >= META_AT_N || !st.nfiles || !st.ndirs)
+		return;
+	out->call = calls[call];
+	if (call == META_AT_CREATE || call == META_AT_STAT || call == META_AT_UNLINK) {
+		if (x >= st.nfiles)
+			return;
+		meta_seed(job, &rng);
+		st.name_seed = wl_rng_next(&rng);
+		meta_name(&st, (uint32_t)x, name);
+		snprintf(out->file, sizeof(out->file), "meta-%u/d%u/%s", job->job,
+			 meta_dir_of(&st, (uint32_t)x), name);
+	} else if (x) {
+		snprintf(out->file, sizeof(out->file), "meta-%u/d%u", job->job, (unsigned)(x - 1));
+	} else {
+		snprintf(out->file, sizeof(out->file), "meta-%u", job->job);
+	}
 }
 
 /* Create file i with its data; 0 or -errno; *bytes gets the size written. */
@@ -182,6 +241,7 @@ static int meta_make(struct meta_state *st, uint32_t i, bool sync, uint64_t *byt
 	int fd, ret = 0;
 
 	meta_name(st, i, name);
+	meta_at(st, META_AT_CREATE, i);
 	st->calls++;
 	fd = raw_openat(meta_dir(st, i), name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -221,6 +281,7 @@ static void meta_unlink(struct meta_state *st, uint32_t from, uint32_t to)
 		if ((p - from) % META_STEP == 0)
 			meta_count(st, p - from, to - from);
 		meta_name(st, st->order[p], name);
+		meta_at(st, META_AT_UNLINK, st->order[p]);
 		unlinkat(meta_dir(st, st->order[p]), name, 0);
 	}
 	meta_count(st, to - from, to - from);
@@ -246,11 +307,13 @@ static void meta_cleanup(void *arg)
 				continue;
 			close(st->dirfd[k]);
 			snprintf(name, sizeof(name), "d%u", k);
+			meta_at(st, META_AT_RMDIR, k + 1);
 			unlinkat(st->rootfd, name, AT_REMOVEDIR);
 		}
 	}
 	if (st->rootfd >= 0) {
 		close(st->rootfd);
+		meta_at(st, META_AT_RMDIR, 0);
 		unlinkat(st->topfd, st->root, AT_REMOVEDIR);
 	}
 	/* Anything left (a file we failed to remove) goes with the scratch
@@ -284,6 +347,7 @@ static int meta_readdir_order(struct meta_state *st, char *err, size_t errlen)
 
 	for (uint32_t k = 0; k < st->ndirs; k++) {
 		snprintf(name, sizeof(name), "d%u", k);
+		meta_at(st, META_AT_READDIR, k + 1);
 		/* A descriptor of its own: closedir() closes it. */
 		fd = openat(st->rootfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
@@ -353,6 +417,7 @@ static int meta_alloc(void **state, const struct wl_job *job, enum meta_mode mod
 		       job->params.file_min;
 	st->fsync = job->params.fsync;
 	st->progress = job->progress;
+	st->at = job->at;
 	st->datalen = st->max_size < DATA_BUF_MAX ? (size_t)st->max_size : DATA_BUF_MAX;
 	st->order = malloc((size_t)st->nfiles * sizeof(*st->order));
 	st->dirfd = malloc((size_t)st->ndirs * sizeof(*st->dirfd));
@@ -363,7 +428,7 @@ static int meta_alloc(void **state, const struct wl_job *job, enum meta_mode mod
 	}
 	for (uint32_t k = 0; k < st->ndirs; k++)
 		st->dirfd[k] = -1;
-	wl_rng_seed(&st->rng, job->seed ^ (0x3c6ef372fe94f82bull * (job->job + 1)));
+	meta_seed(job, &st->rng);
 	st->name_seed = wl_rng_next(&st->rng);
 	st->rand_first = job->pattern == WL_RAND;
 	wl_fill_random(st->data, st->datalen, &st->rng);
@@ -385,6 +450,7 @@ static int meta_tree(struct meta_state *st, const struct wl_job *job, char *err,
 	if (st->topfd < 0)
 		return meta_fail(err, errlen, -errno, "opening", "the scratch directory");
 	snprintf(st->root, sizeof(st->root), "meta-%u", job->job);
+	meta_at(st, META_AT_MKDIR, 0);
 	/* mkdir fails on an existing name: the tree is ours alone. */
 	if (mkdirat(st->topfd, st->root, 0700))
 		return meta_fail(err, errlen, -errno, "creating directory", st->root);
@@ -396,6 +462,7 @@ static int meta_tree(struct meta_state *st, const struct wl_job *job, char *err,
 	}
 	for (uint32_t k = 0; k < st->ndirs; k++) {
 		snprintf(name, sizeof(name), "d%u", k);
+		meta_at(st, META_AT_MKDIR, k + 1);
 		if (mkdirat(st->rootfd, name, 0700))
 			return meta_fail(err, errlen, -errno, "creating directory", name);
 		st->dirfd[k] = openat(st->rootfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -437,6 +504,7 @@ static int meta_populate(struct meta_state *st, const struct wl_job *job, char *
 	}
 	st->all_made = true;
 	meta_count(st, st->nfiles, st->nfiles);
+	meta_at(st, META_AT_SYNCFS, 0);
 	if (syncfs(st->rootfd))
 		return meta_fail(err, errlen, -errno, "syncing", st->root);
 	return 0;
@@ -549,6 +617,7 @@ static int64_t meta_stat_op(void *arg)
 	if (++st->pos == st->nfiles)
 		st->pos = 0;
 	meta_name(st, i, name);
+	meta_at(st, META_AT_STAT, i);
 	st->calls++;
 	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW))
 		return -errno;
@@ -567,6 +636,7 @@ static int64_t meta_delete_op(void *arg)
 		return WL_OP_DONE;
 	i = st->order[st->pos++];
 	meta_name(st, i, name);
+	meta_at(st, META_AT_UNLINK, i);
 	st->calls++;
 	if (unlinkat(meta_dir(st, i), name, 0))
 		return -errno;
@@ -580,6 +650,7 @@ const struct wl_ops wl_meta_create_ops = {
 	.describe = meta_describe,
 	.footprint = meta_footprint,
 	.syscalls = meta_syscalls,
+	.name_at = meta_name_at,
 	.unit = "file created",
 };
 
@@ -590,6 +661,7 @@ const struct wl_ops wl_meta_stat_ops = {
 	.describe = meta_describe,
 	.footprint = meta_footprint,
 	.syscalls = meta_syscalls,
+	.name_at = meta_name_at,
 	.unit = "file stat'ed",
 };
 
@@ -600,5 +672,6 @@ const struct wl_ops wl_meta_delete_ops = {
 	.describe = meta_describe,
 	.footprint = meta_footprint,
 	.syscalls = meta_syscalls,
+	.name_at = meta_name_at,
 	.unit = "file deleted",
 };

@@ -12,6 +12,10 @@
 /* Aligned for O_DIRECT on any device we are likely to meet. */
 #define BUF_ALIGN 4096
 
+/* The calls a job says it is in (wl_job.at), reads and writes with their
+ * offset in the data file. */
+enum rewrite_at { RW_AT_OPEN, RW_AT_READ, RW_AT_WRITE, RW_AT_FDATASYNC, RW_AT_N };
+
 struct rewrite_state {
 	int fd;
 	void *buf;
@@ -22,7 +26,21 @@ struct rewrite_state {
 	bool started;
 	bool drop_behind;	/* wl_job.drop_behind */
 	uint64_t calls;		/* system calls op() and flush() made */
+	uint64_t *at;		/* wl_job.at */
 };
+
+static void rewrite_name_at(const struct wl_job *job, uint64_t at, struct wl_call *out)
+{
+	static const char *const calls[RW_AT_N] = {
+		[RW_AT_OPEN] = "open", [RW_AT_READ] = "pread", [RW_AT_WRITE] = "pwrite",
+		[RW_AT_FDATASYNC] = "fdatasync",
+	};
+	unsigned call = wl_at_call(at);
+
+	if (call < RW_AT_N)
+		wl_call_data(job, calls[call], call == RW_AT_READ || call == RW_AT_WRITE,
+			     wl_at_arg(at), out);
+}
 
 static uint64_t rewrite_syscalls(const void *arg)
 {
@@ -61,6 +79,7 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 	if (!st)
 		return -ENOMEM;
 	st->fd = -1;
+	st->at = job->at;
 	st->bs = job->bs;
 	if (!st->bs || posix_memalign(&st->buf, BUF_ALIGN, st->bs)) {
 		snprintf(err, errlen, st->bs ? "out of memory" : "chunk size 0");
@@ -75,6 +94,7 @@ static int rewrite_init(void **state, const struct wl_job *job, char *err, size_
 		snprintf(err, errlen, "working set smaller than one chunk per job");
 		return ret;
 	}
+	wl_at_set(st->at, RW_AT_OPEN, 0);
 	st->fd = target_open(&job->data, O_RDWR | (job->direct ? O_DIRECT : 0));
 	if (st->fd < 0) {
 		ret = st->fd;
@@ -104,6 +124,7 @@ static int64_t rewrite_op(void *arg)
 	 * wraps pays for it, as reclaim would make some op pay. */
 	if (st->drop_behind && off == st->base && st->started) {
 		st->calls += 2;	/* fdatasync, posix_fadvise */
+		wl_at_set(st->at, RW_AT_FDATASYNC, 0);
 		if (fdatasync(st->fd))
 			return -errno;
 		posix_fadvise(st->fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -111,12 +132,14 @@ static int64_t rewrite_op(void *arg)
 	st->started = true;
 
 	st->calls++;
+	wl_at_set(st->at, RW_AT_READ, off);
 	n = raw_pread(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
 	wl_stamp(st->buf, st->bs, st->seq);
 	st->seq += st->bs / 512 ? st->bs / 512 : 1;
 	st->calls++;
+	wl_at_set(st->at, RW_AT_WRITE, off);
 	n = raw_pwrite(st->fd, st->buf, st->bs, (off_t)off);
 	if (n != (ssize_t)st->bs)
 		return n < 0 ? -errno : -EIO;
@@ -129,6 +152,7 @@ static int rewrite_flush(void *arg)
 	struct rewrite_state *st = arg;
 
 	st->calls++;
+	wl_at_set(st->at, RW_AT_FDATASYNC, 0);
 	return fdatasync(st->fd) ? -errno : 0;
 }
 
@@ -140,5 +164,6 @@ const struct wl_ops wl_rewrite_ops = {
 	.cleanup = rewrite_cleanup,
 	.describe = rewrite_describe,
 	.footprint = rewrite_footprint,
+	.name_at = rewrite_name_at,
 	.unit = "chunk read, dirtied and written back (bytes count it once)",
 };

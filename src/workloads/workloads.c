@@ -343,6 +343,15 @@ void wl_release(void *state, int fd, void *buf)
 	free(state);
 }
 
+void wl_call_data(const struct wl_job *job, const char *call, bool has_offset, uint64_t offset,
+		  struct wl_call *out)
+{
+	out->call = call;
+	snprintf(out->file, sizeof(out->file), "%s", job->data.name ? job->data.name : "");
+	out->has_offset = has_offset;
+	out->offset = offset;
+}
+
 void wl_fill_random(void *buf, size_t len, struct wl_rng *r)
 {
 	unsigned char *p = buf;

@@ -262,6 +262,73 @@ static void test_char_and_rewrite(void **state)
 	assert_int_equal(unlink(data), 0);
 }
 
+/* One job of workload name, driven by hand: its calls said in *at, in
+ * words from the parameters alone (wl_ops.name_at). */
+static void test_name_at(void **state)
+{
+	struct wl_job job = {
+		.scratch_fd = tmpfd, .data = { tmpfd, "data" }, .size = 1u << 20, .bs = 4096,
+		.job = 0, .jobs = 1, .seed = 7, .pattern = WL_SEQ,
+		.params = wl_params_resolve((struct wl_params){ .nfiles = 40, .ndirs = 4 }),
+	};
+	const struct wl_ops *ops = wl_find("meta-create")->ops;
+	uint64_t at = WL_AT_NONE;
+	struct wl_call c;
+	struct stat sb;
+	char err[256], path[256];
+	void *st;
+
+	job.at = &at;
+	assert_int_equal(ops->init(&st, &job, err, sizeof(err)), 0);
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, at, &c);	/* its last directory made */
+	assert_string_equal(c.call, "mkdir");
+	assert_string_equal(c.file, "meta-0/d3");
+	for (int i = 0; i < 25; i++)
+		assert_true(ops->op(st) >= 0);
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, at, &c);	/* the 25th file, which is there */
+	assert_string_equal(c.call, "create");
+	assert_false(c.has_offset);
+	assert_int_equal(strncmp(c.file, "meta-0/d2/", 10), 0);
+	snprintf(path, sizeof(path), "%s/%s", tmp, c.file);
+	assert_int_equal(stat(path, &sb), 0);
+	ops->cleanup(st);
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, at, &c);	/* the clean-up's last call */
+	assert_string_equal(c.call, "rmdir");
+	assert_string_equal(c.file, "meta-0");
+	assert_int_equal(count_entries(tmp), 0);
+
+	/* meta-stat-rand: the file of the last stat, random-first names */
+	job.pattern = WL_RAND;
+	ops = wl_find("meta-stat-rand")->ops;
+	assert_int_equal(ops->init(&st, &job, err, sizeof(err)), 0);
+	for (int i = 0; i < 7; i++)
+		assert_true(ops->op(st) >= 0);
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, at, &c);
+	assert_string_equal(c.call, "stat");
+	snprintf(path, sizeof(path), "%s/%s", tmp, c.file);
+	assert_int_equal(stat(path, &sb), 0);
+	ops->cleanup(st);
+
+	/* char-write: its own file, the per-char call */
+	ops = wl_find("char-write")->ops;
+	assert_int_equal(ops->init(&st, &job, err, sizeof(err)), 0);
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, at, &c);
+	assert_string_equal(c.call, "putc");
+	assert_string_equal(c.file, "char-0");
+	ops->cleanup(st);
+	assert_int_equal(count_entries(tmp), 0);
+
+	/* no workload's value: nothing said */
+	memset(&c, 0, sizeof(c));
+	ops->name_at(&job, (uint64_t)200 << WL_AT_SHIFT, &c);
+	assert_null(c.call);
+}
+
 /* The signal-safe cleanup removes a whole tree in the scratch directory. */
 static void test_scratch_recursive(void **state)
 {
@@ -351,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_draw_write),
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_char_and_rewrite),
+		cmocka_unit_test(test_name_at),
 		cmocka_unit_test(test_scratch_recursive),
 		cmocka_unit_test(test_scratch_swapped),
 		cmocka_unit_test(test_scratch_leftovers),
