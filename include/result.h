@@ -107,6 +107,13 @@ struct result_io_error {
 
 #define RESULT_MAX_IO_ERRORS 8
 
+/* The call a file test's job was in when it was found stuck (the
+ * workload's wl_ops.name_at) and its file's whole path; "" when unknown. */
+struct result_stuck_call {
+	char call[16];		/* "create", "fsync", "unlink"... */
+	char path[256];
+};
+
 /* One measured test (one workload x bs x qd x jobs). Filled by the runner
  * and result_finish(); reporters only read it. */
 struct test_result {
@@ -270,6 +277,7 @@ struct test_result {
 	bool stuck;
 	struct result_io_error stuck_req;	/* stuck: the request, its at_ns when
 						 * the test was ended */
+	struct result_stuck_call stuck_call;	/* stuck, a file test: its call */
 
 	/* Did the throughput drift during the window (result_drift)? Over the
 	 * runs whose timeline could tell (drift_valid: at least one), drift is

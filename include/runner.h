@@ -46,10 +46,11 @@ struct test_spec {
 	uint32_t bs;		/* bytes, a multiple of the logical block size */
 	uint32_t qd;		/* requests in flight per job (1 for sync engines) */
 	uint32_t jobs;		/* workers */
-	bool procs;		/* WL_BLOCK: each job a process of its own, in a
-				 * session (and so a scheduler autogroup) of its
-				 * own, as fio's jobs are; else threads of this
-				 * process. WL_OPS jobs are always threads. */
+	bool procs;		/* each job a process of its own, in a session
+				 * (and so a scheduler autogroup) of its own, as
+				 * fio's jobs are: block and file tests alike, so
+				 * that a job stuck in the kernel can be let go;
+				 * else threads of this process (--thread) */
 	bool direct;		/* open with O_DIRECT */
 	uint64_t runtime_ns;	/* measured phase */
 	uint64_t ramp_ns;	/* unmeasured warm-up before it */
@@ -102,7 +103,14 @@ struct test_spec {
 	 * long after the runtime (or after *stop) ends the test: it is
 	 * abandoned (a job process killed, a thread left to the kernel), its
 	 * request counted as an error of ETIMEDOUT at its offset and
-	 * out->stuck set. 0: no bound (the jobs are waited for). */
+	 * out->stuck set. A file test's jobs are stuck once nothing has moved
+	 * that long past the runtime: none of their counts, nor the call they
+	 * say they are in, nor (unless stopped) the device's counters; the
+	 * call is named in out->stuck_call (jobs.h: the hang watch). A job
+	 * process stuck in its setup (a file test's, where the device's
+	 * counters can be read; any, once stopped) is let go too: the test
+	 * fails with -ETIMEDOUT (-EINTR once stopped), the call named in err.
+	 * 0: no bound (the jobs are waited for). */
 	uint64_t io_timeout_ns;
 	/* --lat-log: a block test's jobs log every request they complete,
 	 * ramp and drain included, job i into its part of reqlog (reqlog.h),
@@ -126,6 +134,8 @@ struct run_target {
 	int scratch_fd;			/* the scratch directory (target_scratch_fd)
 					 * for workloads that make their own files;
 					 * -1 for a device or file target */
+	const char *scratch;		/* its path, to name a file in it; may be
+					 * NULL */
 };
 
 /*
@@ -138,8 +148,9 @@ struct run_target {
  * job's window closes at its next completion). A short transfer is an
  * error of errno 0, never a whole block: its bytes are not counted. A job
  * that cannot be started or set up fails the test (-EAGAIN or the job's
- * error, with its message), setup interrupted by *stop with -EINTR, and a
- * job process that ends before its test does with -ECHILD.
+ * error, with its message), setup interrupted by *stop with -EINTR, a
+ * job process stuck in its setup with -ETIMEDOUT (spec->io_timeout_ns) and
+ * a job process that ends before its test does with -ECHILD.
  *
  * Each job (src/core/worker.h) has its own fd, engine context, buffers and
  * histogram; sequential jobs get a slice of the working set each, random

@@ -156,8 +156,10 @@ struct session_end {
 	int gone_err;			/* -errno */
 	bool stuck;			/* a request of the last test never completed
 					 * (test_result.stuck): the session ended
-					 * there, the test kept; stuck_req is it */
+					 * there, the test kept; stuck_req is it,
+					 * and a file test's call stuck_call */
 	struct result_io_error stuck_req;
+	struct result_stuck_call stuck_call;
 	uint64_t io_timeout_ns;		/* the bound it was held to */
 	char name[64];			/* the test it ended in */
 	char err[512];			/* why it ended, when it failed */

@@ -224,21 +224,26 @@ void run_note(void *arg, const struct session_note *n)
 }
 
 /* A request of the last test never completed: the test was ended at its
- * runtime plus --io-timeout and kept, and the run ended there. */
+ * runtime plus --io-timeout and kept, and the run ended there. A file
+ * test's is the call its job was in, on its file. */
 static void word_stuck(struct run_ctx *c)
 {
 	const struct session_end *e = &c->end;
 	const struct result_io_error *q = &e->stuck_req;
+	char what[320];
 
-	cli_error("%s: a request at offset %" PRIu64 " (job %u) did not complete within %.1f s "
-		  "(--io-timeout): the test was ended there, and the run", e->name, q->offset,
-		  q->job, (double)e->io_timeout_ns / 1e9);
-	result_add_warning(&c->r, "%s: a request at offset %" PRIu64 " (job %u) did not complete "
-			   "within %.1f s of the test's end (--io-timeout): the device hangs; the "
-			   "test was ended %.1f s into its window and its job abandoned; that "
-			   "test and the ones before it are reported, the rest of the plan was "
-			   "not run", e->name, q->offset, q->job, (double)e->io_timeout_ns / 1e9,
-			   (double)q->at_ns / 1e9);
+	if (e->stuck_call.call[0])
+		snprintf(what, sizeof(what), "a %s of %s", e->stuck_call.call, e->stuck_call.path);
+	else
+		snprintf(what, sizeof(what), "a request at offset %" PRIu64, q->offset);
+	cli_error("%s: %s (job %u) did not complete within %.1f s (--io-timeout): the test was "
+		  "ended there, and the run", e->name, what, q->job,
+		  (double)e->io_timeout_ns / 1e9);
+	result_add_warning(&c->r, "%s: %s (job %u) did not complete within %.1f s of the test's "
+			   "end (--io-timeout): the device hangs; the test was ended %.1f s into "
+			   "its window and its job abandoned; that test and the ones before it "
+			   "are reported, the rest of the plan was not run", e->name, what, q->job,
+			   (double)e->io_timeout_ns / 1e9, (double)q->at_ns / 1e9);
 }
 
 /* The session ended at a test's I/O errors: --on-error stop, or a target

@@ -150,6 +150,75 @@ bool jobs_watch(const struct test_spec *spec, struct worker *ws, unsigned n,
 	return stop;
 }
 
+void jobs_hang_init(struct jobs_hang *h, const struct test_spec *spec,
+		    const struct target_info *ti)
+{
+	struct dev_counters c = { 0 };
+
+	*h = (struct jobs_hang){ .bound_ns = spec->io_timeout_ns, .from = UINT64_MAX,
+				 .files = spec->wl->kind == WL_OPS };
+	if (h->files && ti)
+		target_dev_counters(ti, &c);
+	h->ti = c.valid ? ti : NULL;
+}
+
+void jobs_hang_from(struct jobs_hang *h, uint64_t t)
+{
+	h->from = t;
+}
+
+/* A mix of everything the jobs publish that moves while they work: any
+ * change changes it (a sum could cancel out). */
+static uint64_t jobs_sig(const struct worker *ws, unsigned n)
+{
+	uint64_t sig = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct worker *w = &ws[i];
+		const uint64_t v[] = {
+			__atomic_load_n(&w->ops, __ATOMIC_RELAXED),
+			__atomic_load_n(&w->prog.done, __ATOMIC_RELAXED),
+			__atomic_load_n(&w->prog.todo, __ATOMIC_RELAXED),
+			__atomic_load_n(&w->op_at, __ATOMIC_RELAXED),
+			__atomic_load_n(&w->t_end, __ATOMIC_ACQUIRE),
+			__atomic_load_n(&w->torn_down, __ATOMIC_RELAXED),
+			__atomic_load_n(&w->ready, __ATOMIC_RELAXED),
+		};
+
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			sig = (sig ^ v[k]) * 0x100000001b3ull;
+	}
+	return sig;
+}
+
+bool jobs_hung(struct jobs_hang *h, const struct test_spec *spec, const struct worker *ws,
+	       unsigned n)
+{
+	const uint64_t now = clock_ns();
+	struct dev_counters c;
+	uint64_t sig;
+
+	if (!h->bound_ns || h->from == UINT64_MAX)
+		return false;
+	if (!h->files)
+		return now >= h->from + h->bound_ns;
+	sig = jobs_sig(ws, n);
+	if (sig != h->sig || !h->moved) {
+		h->sig = sig;
+		h->moved = now;
+	}
+	/* a stop asked for is not put off by the device's other work */
+	if (h->ti && now >= h->dev_next && !(spec->stop && *spec->stop)) {
+		h->dev_next = now + 100000000u;
+		target_dev_counters(h->ti, &c);
+		if (c.valid && c.read_bytes + c.write_bytes != h->dev) {
+			h->dev = c.read_bytes + c.write_bytes;
+			h->moved = now;
+		}
+	}
+	return now >= h->from + h->bound_ns && now >= h->moved + h->bound_ns;
+}
+
 #define ARENA_ALIGN(x) (((x) + 63) & ~(size_t)63)
 
 /* Laid out as run_shared, the n workers, a histogram each and

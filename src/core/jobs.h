@@ -55,7 +55,7 @@ struct run_shared {
 };
 
 /*
- * Job processes (spec->procs, WL_BLOCK): each job is a child process in a
+ * Job processes (spec->procs): each job is a child process in a
  * session of its own (setsid), named diskbench-jN; what the runner reads of
  * it (counts, histogram, map of blocks written, its engine's note) is in
  * memory shared before the fork: the arena, n workers (zeroed) with their
@@ -84,12 +84,55 @@ bool jobs_watch(const struct test_spec *spec, struct worker *ws, unsigned n,
 		struct run_shared *rs);
 
 /*
- * A job stuck past its test's deadline (a request that never completes):
- * let go of it. A job process is killed (SIGKILL; a process in the kernel
+ * The hang watch: are a test's jobs stuck (spec->io_timeout_ns), a call of
+ * theirs waiting for a device that no longer answers? Watched from a point
+ * (jobs_hang_from: the runtime's end, or the stop, halt or failed start
+ * that came before it; a file test's from its start, too). A block
+ * test's jobs are stuck io_timeout after it: a job still in its loop then
+ * has had a request in flight that long. A file test's jobs make calls
+ * the runner does not see (a create, an fsync of all that is dirty, the
+ * removal of thousands of files), some long on a slow device: they are
+ * stuck once, past that point, nothing has moved for io_timeout: no job's
+ * counts (its ops, its setup and clean-up work, the call it says it is
+ * in, its window, its teardown) and, unless the user asked to stop, not a
+ * byte on the target's device (a write-back of gigabytes moves its
+ * counters while the job waits for it).
+ */
+struct jobs_hang {
+	uint64_t bound_ns;		/* spec->io_timeout_ns; 0: never stuck */
+	uint64_t from;			/* monotonic ns; UINT64_MAX: not watched */
+	bool files;			/* a file test: stuck by what moves */
+	const struct target_info *ti;	/* a file test's device, whose counters
+					 * can be read; NULL: none */
+	uint64_t sig, dev;		/* what the jobs and the device showed */
+	uint64_t moved;			/* when that last changed */
+	uint64_t dev_next;		/* the next look at the device */
+};
+
+/* Ready h for spec's jobs on the device of ti (may be NULL; h->ti is NULL
+ * unless a file test's counters can be read there): not watched until
+ * jobs_hang_from. */
+void jobs_hang_init(struct jobs_hang *h, const struct test_spec *spec,
+		    const struct target_info *ti);
+
+/* Watch from t (monotonic ns) on: a later point than the last one given
+ * replaces it (the setup's watch gives way to the runtime's end). */
+void jobs_hang_from(struct jobs_hang *h, uint64_t t);
+
+/* Are the n jobs stuck now? Reads what they publish (worker.h) and, for a
+ * file test, the device's counters at most every 100 ms: call it on every
+ * wake of the runner's thread. */
+bool jobs_hung(struct jobs_hang *h, const struct test_spec *spec, const struct worker *ws,
+	       unsigned n);
+
+/*
+ * A job stuck past its test's deadline (a call that never returns): let
+ * go of it. A job process is killed (SIGKILL; a process in the kernel
  * waiting for a block request ends once it returns, and is never waited
  * for); a thread is detached and what it may still write is pointed at
  * memory that outlives the test: the caller must not free w or its
- * histogram then. Marks w->abandoned.
+ * histogram then (and must not abandon one that has not reached the
+ * start gate, which the thread would still use). Marks w->abandoned.
  */
 void jobs_abandon(struct worker *w, const struct run_shared *rs);
 

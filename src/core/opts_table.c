@@ -70,8 +70,7 @@ const struct opt_def opts_rows[] = {
 		  "session is one share of the CPU, and N threads of one process would "
 		  "split one share over their CPUs, each weighing 1/N against the "
 		  "kernel's own workers (a loop device's, dm-crypt's) that it waits "
-		  "for. File tests (the classic workloads' own I/O) keep their jobs as "
-		  "threads" },
+		  "for. Block and file tests alike; `--thread` makes them threads" },
 	{ .name = "runtime", .arg = "TIME", .kind = OPT_DURATION, .off = F(runtime_ns),
 	  .min = 1000000, .max = 86400 * SEC, .echo = true, .cmds = RUN | TUNE, .scope = SC_TEST,
 	  .help = "measured time per test: 500ms, 5s, 2m (default: 5s)",
@@ -230,8 +229,11 @@ const struct opt_def opts_rows[] = {
 		  "`\"slow_requests\"`), and the test goes on. A request that has not "
 		  "completed this long after the test's runtime (or after a Ctrl-C) ends "
 		  "the test, naming it (an error of errno ETIMEDOUT at its offset), and "
-		  "the run: no hang. Its job is abandoned: a job process is killed, and "
-		  "the kernel ends it once the request returns (see [Faults](faults.md))" },
+		  "the run: no hang. A file test's job is stuck once nothing has moved "
+		  "this long after the runtime (its files, its calls, the device's "
+		  "counters), and the call is named with its file. Its job is abandoned: "
+		  "a job process is killed, and the kernel ends it once the request "
+		  "returns (see [Faults](faults.md))" },
 	{ .name = "hipri", .kind = OPT_SET_BOOL, .off = F(hipri),
 	  .echo = true, .echo_set = true, .cmds = RUN, .scope = SC_RUN,
 	  .help = "io_uring: poll for completions, on a device with poll queues (NVMe "
@@ -294,7 +296,7 @@ const struct opt_def opts_rows[] = {
 		  "live on that CPU's node. More jobs than CPUs share them (job *i* on "
 		  "the (*i* mod *n*)-th), with a warning. Each job is named "
 		  "`diskbench-jN`: a process (`ps -e`, `top`), or a thread (`top -H`, "
-		  "`ps -L`) with `--thread` or for a file test" },
+		  "`ps -L`) with `--thread`" },
 	{ .name = "batch", .arg = "N", .kind = OPT_COUNT, .off = F(batch),
 	  .min = 1, .max = 4096, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "the most requests one system call submits (default: 1, each as "
@@ -310,7 +312,10 @@ const struct opt_def opts_rows[] = {
 	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
 	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)",
-	  .doc = "with `--jobs`: the jobs as threads of one process (fio's `--thread`)" },
+	  .doc = "with `--jobs`: the jobs as threads of one process (fio's `--thread`). "
+		  "A thread stuck in the kernel cannot be let go: on a device that stops "
+		  "answering, the result is still written, but the process ends only once "
+		  "the request returns (see [Faults](faults.md))" },
 	{ .name = "scores", .arg = "xbench", .kind = OPT_CHOICE, .off = F(scores),
 	  .cmds = RUN, .scope = SC_RUN,
 	  .help = "score the tests as Xbench does (against its reference, or --baseline)",

@@ -273,8 +273,10 @@ struct run {
 	const struct test_spec *spec;
 	const struct run_target *where;
 	unsigned n, started;
-	bool procs;		/* job processes: block I/O only (jobs.h) */
+	bool procs;		/* job processes (jobs.h) */
 	bool io;		/* the device counters move */
+	struct jobs_hang hang;	/* are the jobs stuck? (jobs.h) */
+	bool setup_stuck;	/* found stuck in their setup (run_start) */
 	struct worker *ws;
 	struct run_shared local, *rs;
 	void *arena;		/* procs: ws and *rs live here (jobs_arena) */
@@ -282,6 +284,7 @@ struct run {
 	struct sampler sm;
 	struct dev_counters c0, c1;
 	bool leak;		/* a thread was abandoned: it may still write to ws */
+	bool abandoned;		/* a job was (run_abandon) */
 };
 
 /* What the spec alone says of out, before the jobs run. */
@@ -347,9 +350,54 @@ static void run_free(struct run *r)
 	sampler_free(&r->sm);
 }
 
+/* The call job w is in (wl_job.at), in words, its file's path whole
+ * (the scratch directory's, unless absolute): "" when it said none. */
+static void run_name_call(const struct run *r, const struct worker *w,
+			  struct result_stuck_call *out, struct wl_call *c)
+{
+	const struct wl_ops *ops = r->spec->wl->ops;
+	const uint64_t at = __atomic_load_n(&w->op_at, __ATOMIC_RELAXED);
+	const char *dir = r->where->scratch;
+
+	memset(c, 0, sizeof(*c));
+	memset(out, 0, sizeof(*out));
+	if (r->spec->wl->kind != WL_OPS || !ops->name_at || at == WL_AT_NONE)
+		return;
+	ops->name_at(&w->job, at, c);
+	if (!c->call)
+		return;
+	snprintf(out->call, sizeof(out->call), "%s", c->call);
+	if (c->file[0] == '/' || !dir || !dir[0])
+		snprintf(out->path, sizeof(out->path), "%s", c->file);
+	else
+		snprintf(out->path, sizeof(out->path), "%s/%s", dir, c->file);
+}
+
+/* A job's setup stuck (a call that never returned): its -ETIMEDOUT, the
+ * call named in err; -EINTR when the user asked to stop. */
+static int run_stuck_setup(const struct run *r, char *err, size_t errlen)
+{
+	struct result_stuck_call sc;
+	struct wl_call c;
+	unsigned i;
+
+	for (i = 0; i + 1 < r->n && __atomic_load_n(&r->ws[i].ready, __ATOMIC_ACQUIRE); i++)
+		;	/* the first still in its setup */
+	run_name_call(r, &r->ws[i], &sc, &c);
+	if (sc.call[0])
+		snprintf(err, errlen, "job %u's setup: a %s of %s did not complete within %.1f s "
+			 "(--io-timeout): the device hangs", i, sc.call, sc.path,
+			 (double)r->spec->io_timeout_ns / 1e9);
+	else
+		snprintf(err, errlen, "job %u's setup did not end within %.1f s (--io-timeout): "
+			 "the device hangs", i, (double)r->spec->io_timeout_ns / 1e9);
+	return r->spec->stop && *r->spec->stop ? -EINTR : -ETIMEDOUT;
+}
+
 /* Start the jobs and wait for their setup: 0 once every job is at the
- * gate, or the first failure's -errno (a stop's -EINTR before others) with
- * its message in err. r->started says how many are to be ended. */
+ * gate, or the first failure's -errno (a stop's -EINTR before others; a
+ * setup stuck: run_stuck_setup) with its message in err. r->started says
+ * how many are to be ended. */
 static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 {
 	struct worker *ws = r->ws;
@@ -369,6 +417,7 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 		ws[i].halt = &r->rs->halt;
 		ws[i].ctx.fd = -1;
 		ws[i].at = UINT64_MAX;
+		ws[i].op_at = WL_AT_NONE;
 		ws[i].drop_behind = drop_behind;
 		ret = jobs_start(&ws[i], r->rs);
 		if (ret) {
@@ -378,7 +427,11 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 		}
 		r->started++;
 	}
-	sampler_wait_setup(r->spec, ws, r->n, r->rs);
+	/* a thread is never let go before the gate: it would still use it */
+	if (!sampler_wait_setup(r->spec, ws, r->n, r->rs, r->procs ? &r->hang : NULL)) {
+		r->setup_stuck = true;
+		return run_stuck_setup(r, err, errlen);
+	}
 	for (unsigned i = 0; i < r->n; i++) {
 		if (ws[i].err && (!ret || ws[i].err == -EINTR)) {
 			ret = ws[i].err;
@@ -388,38 +441,48 @@ static int run_start(struct run *r, bool drop_behind, char *err, size_t errlen)
 	return ret;
 }
 
-/* Past when a job that has not torn down is stuck (spec->io_timeout_ns
- * after the runtime's end, or after now when a stop came first), for a
- * block test; UINT64_MAX: none (no bound, or a workload of its own I/O,
- * whose jobs are threads that may take long to remove their files). */
-static uint64_t run_deadline(const struct run *r)
+/* From when the jobs are watched for a hang (jobs.h): the runtime's end,
+ * or now when a stop or a halt came first; after a failed start, now (a
+ * thread that may not have reached the gate: never). */
+static void run_hang_from(struct run *r)
 {
 	const struct test_spec *spec = r->spec;
 	uint64_t end = r->rs->t0 + spec_ramp(spec) + spec->runtime_ns, now = clock_ns();
 
-	if (!spec->io_timeout_ns || spec->wl->kind != WL_BLOCK || !r->rs->t0)
-		return UINT64_MAX;
+	if (!r->rs->t0) {
+		jobs_hang_from(&r->hang, r->procs ? now : UINT64_MAX);
+		return;
+	}
 	if ((spec->stop && *spec->stop) || r->rs->halt || now > end)
 		end = end > now ? now : end;
-	return end + spec->io_timeout_ns;
+	jobs_hang_from(&r->hang, end);
 }
 
 /*
- * The jobs still not torn down at the deadline: each abandoned (jobs.h),
- * its window closed now, and its request in flight counted as an error of
- * ETIMEDOUT at its last offset, the test marked stuck (out->stuck_req: the
- * first such job's).
+ * The jobs still not torn down when the hang watch found them stuck (with
+ * setup, only those still in their setup): each abandoned (jobs.h), its
+ * window closed now, and its request in flight counted as an error of
+ * ETIMEDOUT at its last offset (a file test's: its call's, when it has
+ * one), the test marked stuck (out->stuck_req and, a file test,
+ * out->stuck_call: the first such job's).
  */
-static void run_abandon(struct run *r, struct test_result *out)
+static void run_abandon(struct run *r, struct test_result *out, bool setup)
 {
 	const uint64_t now = clock_ns();
+	struct result_stuck_call sc;
+	struct wl_call c;
+	uint64_t offset;
 
 	for (unsigned i = 0; i < r->started; i++) {
 		struct worker *w = &r->ws[i];
 
-		if (w->torn_down)
+		if (w->torn_down || w->abandoned ||
+		    (setup && __atomic_load_n(&w->ready, __ATOMIC_ACQUIRE)))
 			continue;
+		run_name_call(r, w, &sc, &c);
+		offset = c.has_offset ? c.offset : w->at == UINT64_MAX ? 0 : w->at;
 		jobs_abandon(w, r->rs);
+		r->abandoned = true;
 		if (!r->procs)
 			r->leak = true;
 		if (!__atomic_load_n(&w->t_end, __ATOMIC_ACQUIRE)) {
@@ -431,14 +494,16 @@ static void run_abandon(struct run *r, struct test_result *out)
 		}
 		if (!w->errors++) {
 			w->first_errno = ETIMEDOUT;
-			w->first_error_offset = w->at == UINT64_MAX ? 0 : w->at;
+			w->first_error_offset = offset;
 		}
 		if (w->nerrs < RESULT_MAX_IO_ERRORS)
 			w->errs[w->nerrs++] = (struct result_io_error){
-				.job = i, .at_ns = now, .err = ETIMEDOUT,
-				.offset = w->at == UINT64_MAX ? 0 : w->at, .len = r->spec->bs };
-		if (!out->stuck)
+				.job = i, .at_ns = now, .err = ETIMEDOUT, .offset = offset,
+				.len = r->spec->wl->kind == WL_OPS ? 0 : r->spec->bs };
+		if (!out->stuck) {
 			out->stuck_req = w->errs[w->nerrs - 1];
+			out->stuck_call = sc;
+		}
 		out->stuck = true;
 	}
 }
@@ -479,7 +544,8 @@ static void run_measure(struct run *r)
 	 * workload that runs to its end (whole) until it is there. */
 	sampler_wait(spec, r->ws, r->n, rs, rs->t0,
 		     spec->wl->whole ? UINT64_MAX : rs->t0 + ramp + spec->runtime_ns, &r->sm);
-	sampler_wait_windows(spec, r->ws, r->n, rs, &r->sm, run_deadline(r));
+	run_hang_from(r);
+	sampler_wait_windows(spec, r->ws, r->n, rs, &r->sm, &r->hang);
 	if (r->io)
 		target_dev_counters(r->where->ti, &r->c1);
 }
@@ -519,7 +585,7 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	const bool ops_kind = spec->wl->kind == WL_OPS;
 	struct run r = {
 		.spec = spec, .where = where, .n = spec->jobs,
-		.procs = spec->procs && !ops_kind,
+		.procs = spec->procs,
 		.io = ops_kind || (spec->engine && !(spec->engine->flags & ENGINE_F_NO_IO)),
 	};
 	int ret;
@@ -538,16 +604,27 @@ int runner_run(const struct test_spec *spec, const struct run_target *where,
 	}
 	hist_init(out->lat);
 	result_describe(spec, out);
+	jobs_hang_init(&r.hang, spec, where->ti);
+	/* A file test's setup makes files, and syncs them: watched too, where
+	 * the device's counters tell a long sync from a hang */
+	if (r.hang.ti)
+		jobs_hang_from(&r.hang, clock_ns());
 
 	ret = run_start(&r, out->drop_behind, err, errlen);
 	if (!ret)
 		run_measure(&r);
 	else
 		gate_open(&r.rs->gate, -1);
-	if (!sampler_wait_teardown(spec, r.ws, r.started, r.rs, ret ? UINT64_MAX : run_deadline(&r)))
-		run_abandon(&r, out);
+	/* stuck in their setup: let go now, the others given their time */
+	if (r.setup_stuck)
+		run_abandon(&r, out, true);
+	run_hang_from(&r);
+	if (!sampler_wait_teardown(spec, r.ws, r.started, r.rs, &r.hang))
+		run_abandon(&r, out, false);
 	jobs_end(r.ws, r.started, r.rs);
-	gate_destroy(&r.rs->gate);
+	/* one killed in the gate's wait would hold its condition for ever */
+	if (!r.abandoned)
+		gate_destroy(&r.rs->gate);
 	/* a job process that was killed or crashed: its counts are not whole */
 	for (unsigned i = 0; i < r.started && !ret; i++) {
 		if (r.ws[i].err == -ECHILD && !r.ws[i].abandoned) {

@@ -211,32 +211,41 @@ static void report_work(const struct test_spec *spec, const struct worker *ws, u
 	spec->progress(spec->progress_arg, &p);
 }
 
-void sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigned n,
-			struct run_shared *rs)
+bool sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigned n,
+			struct run_shared *rs, struct jobs_hang *hang)
 {
 	uint64_t next = clock_ns() + 500000000u;
 
 	while (!gate_wait_ready(&rs->gate, n, 100000000u)) {
-		jobs_watch(spec, ws, n, rs);
+		/* stopped: the jobs give up their setup, or are stuck */
+		if (jobs_watch(spec, ws, n, rs) && hang && hang->from == UINT64_MAX)
+			jobs_hang_from(hang, clock_ns());
 		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE))
 			break;	/* a job process that is gone never arrives */
+		if (hang && jobs_hung(hang, spec, ws, n))
+			return false;
 		if (clock_ns() >= next) {
 			next = clock_ns() + 500000000u;
 			report_work(spec, ws, n, RUNNER_SETUP);
 		}
 	}
+	return true;
 }
 
 bool sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   struct run_shared *rs, uint64_t deadline)
+			   struct run_shared *rs, struct jobs_hang *hang)
 {
 	uint64_t next = clock_ns() + 20000000u;	/* said at once when it lasts */
 
 	for (;;) {
+		unsigned left = 0;
+
 		jobs_watch(spec, ws, n, rs);	/* a job process may be gone */
-		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= n)
+		for (unsigned i = 0; i < n; i++)
+			left += !ws[i].abandoned;	/* (let go in its setup) */
+		if (__atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) >= left)
 			return true;
-		if (clock_ns() >= deadline)
+		if (jobs_hung(hang, spec, ws, n))
 			return false;
 		sleep_until(clock_ns() + 20000000u);
 		if (clock_ns() >= next) {
@@ -249,7 +258,7 @@ bool sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsi
 /* A window closes at the first completion after the runtime, later still
  * for a drop-behind writer, which flushes inside it. */
 void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			  struct run_shared *rs, struct sampler *sm, uint64_t deadline)
+			  struct run_shared *rs, struct sampler *sm, struct jobs_hang *hang)
 {
 	uint64_t next_report = clock_ns() + 500000000u, now;
 
@@ -260,7 +269,8 @@ void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsig
 			if (!__atomic_load_n(&ws[i].t_end, __ATOMIC_ACQUIRE))
 				open++;
 		if (jobs_watch(spec, ws, n, rs) || !open ||
-		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n || clock_ns() >= deadline)
+		    __atomic_load_n(&rs->finished, __ATOMIC_ACQUIRE) == n ||
+		    jobs_hung(hang, spec, ws, n))
 			break;
 		sleep_until(clock_ns() + 1000000u);
 		now = clock_ns();

@@ -11,6 +11,7 @@
 #include "stall.h"
 #include "timeline.h"
 
+struct jobs_hang;
 struct run_shared;
 struct worker;
 
@@ -65,9 +66,10 @@ void sampler_start(struct sampler *sm, const struct test_spec *spec, unsigned n,
 
 /* Until the n jobs are all at the start gate (jobs.h), or one of them is
  * gone, reporting the setup's progress (the file tests may make many files
- * first). */
-void sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigned n,
-			struct run_shared *rs);
+ * first); false when hang (may be NULL; watched from a stop on, if not
+ * before) found them stuck first. */
+bool sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigned n,
+			struct run_shared *rs, struct jobs_hang *hang);
 
 /* Sleep until t (monotonic ns), calling spec->progress every 500 ms on
  * the way (elapsed from t0) and taking the timeline's points and the
@@ -76,19 +78,19 @@ void sampler_wait_setup(const struct test_spec *spec, struct worker *ws, unsigne
 void sampler_wait(const struct test_spec *spec, struct worker *ws, unsigned n,
 		  struct run_shared *rs, uint64_t t0, uint64_t t, struct sampler *sm);
 
-/* Until every window has closed (or the workers ended, or a stop, or the
- * monotonic clock reads deadline: a request that never completes): the
- * device counters' end sample waits for it, so it covers what the windows
- * counted. The timeline goes on, and the progress line too when it lasts
- * (a job that stands still). Ends with the watch's last reading. */
+/* Until every window has closed (or the workers ended, or a stop, or hang
+ * found them stuck: a call that never returns): the device counters' end
+ * sample waits for it, so it covers what the windows counted. The
+ * timeline goes on, and the progress line too when it lasts (a job that
+ * stands still). Ends with the watch's last reading. */
 void sampler_wait_windows(const struct test_spec *spec, struct worker *ws, unsigned n,
-			  struct run_shared *rs, struct sampler *sm, uint64_t deadline);
+			  struct run_shared *rs, struct sampler *sm, struct jobs_hang *hang);
 
-/* Until every worker has torn down (the file tests remove their files:
- * seconds for many), reporting how far they are; false when deadline
- * (monotonic ns; UINT64_MAX: none) came first. */
+/* Until every worker not abandoned has torn down (the file tests remove
+ * their files: seconds for many), reporting how far they are; false when
+ * hang found them stuck first. */
 bool sampler_wait_teardown(const struct test_spec *spec, struct worker *ws, unsigned n,
-			   struct run_shared *rs, uint64_t deadline);
+			   struct run_shared *rs, struct jobs_hang *hang);
 
 /* After the jobs, with out's figures merged: the last point, where the last
  * window closed, and the timeline and the stalls found into out, counted

@@ -269,9 +269,14 @@ static int stuck(struct session *s)
 	const struct result_io_error *q = &end->stuck_req;
 
 	end->could_not_run = true;
-	snprintf(end->err, sizeof(end->err), "a request at offset %" PRIu64 " (job %u) did not "
-		 "complete within %.1f s (--io-timeout): the device hangs", q->offset, q->job,
-		 (double)end->io_timeout_ns / 1e9);
+	if (end->stuck_call.call[0])
+		snprintf(end->err, sizeof(end->err), "a %s of %s (job %u) did not complete within "
+			 "%.1f s (--io-timeout): the device hangs", end->stuck_call.call,
+			 end->stuck_call.path, q->job, (double)end->io_timeout_ns / 1e9);
+	else
+		snprintf(end->err, sizeof(end->err), "a request at offset %" PRIu64 " (job %u) did "
+			 "not complete within %.1f s (--io-timeout): the device hangs", q->offset,
+			 q->job, (double)end->io_timeout_ns / 1e9);
 	return stopped(s) ? -EINTR : -ETIMEDOUT;
 }
 
@@ -325,6 +330,7 @@ static int run_one(struct session *s, unsigned i)
 	offset = tr.first_error_offset;
 	end->stuck = tr.stuck;
 	end->stuck_req = tr.stuck_req;
+	end->stuck_call = tr.stuck_call;
 	end->io_timeout_ns = t->io_timeout_ns;
 	ret = keep(s, i, &tr);
 	if (!ret)

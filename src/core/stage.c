@@ -62,6 +62,7 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 			return stage_fail(st, ret);
 		}
 		st->where.scratch_fd = target_scratch_fd();
+		st->where.scratch = st->scratch;
 		/* Only tests that read or rewrite the data file need it written
 		 * out first; file tests and per-char writes make their own. */
 		if (plan_needs_data(p)) {

@@ -113,7 +113,8 @@ static int worker_setup_ops(struct worker *w)
 	int ret;
 
 	pin(w);
-	w->lat = calloc(1, sizeof(*w->lat));
+	if (!w->lat)	/* a job process's is in the shared arena */
+		w->lat = calloc(1, sizeof(*w->lat));
 	if (!w->lat)
 		return worker_fail(w, -ENOMEM, "allocating the histogram");
 	hist_init(w->lat);
@@ -123,6 +124,7 @@ static int worker_setup_ops(struct worker *w)
 	j->drop_behind = w->drop_behind;
 	j->stop = w->stop;
 	j->progress = &w->prog;
+	j->at = &w->op_at;
 	w->ops_ready = true;
 	ret = s->wl->ops->init(&w->ops_state, j, w->errmsg, sizeof(w->errmsg));
 	if (ret) {
@@ -709,6 +711,7 @@ void *worker_main(void *arg)
 	(void)unshare(CLONE_FILES);
 	name_thread(w);
 	worker_setup(w);
+	__atomic_store_n(&w->ready, true, __ATOMIC_RELEASE);
 	/* Everyone starts together, or nobody does. */
 	if (gate_arrive(w->gate) > 0 && !w->err) {
 		if (w->spec->wl->kind == WL_OPS)

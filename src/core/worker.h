@@ -116,6 +116,11 @@ struct worker {
 	struct reqlog_job *rlog;	/* its part of spec->reqlog; NULL: no log */
 
 	struct wl_job job;		/* WL_OPS */
+	/* The call it is in (wl_job.at): stored (relaxed) by its workload;
+	 * WL_AT_NONE, as the runner's thread sets it before the job starts:
+	 * none yet. Read by the hang watch (jobs.h), and to name a call
+	 * that never returned (wl_ops.name_at). */
+	uint64_t op_at;
 	void *ops_state;
 	bool ops_ready;
 
@@ -135,6 +140,7 @@ struct worker {
 
 	int err;			/* setup failure: -errno */
 	char errmsg[200];
+	bool ready;			/* at the start gate, its setup over (atomic) */
 	bool torn_down;		/* what it counted is final */
 	bool abandoned;		/* stuck past the deadline: left (jobs_abandon) */
 };

@@ -339,8 +339,9 @@ static void json_stall(struct jw *w, const struct result_stall *st, bool with_ra
  * flight that long (each with its run, job, when its last completion was,
  * for how many seconds nothing completed, its last request's offset), and
  * "stuck": a request never completed and the test was ended (its request
- * is in "io_errors" as ETIMEDOUT). Absent from a result that never
- * watched. */
+ * is in "io_errors" as ETIMEDOUT), with, for a file test whose job said
+ * which call it was in, "stuck_call": {"call", "path"}. Absent from a
+ * result that never watched. */
 static void json_slow(struct jw *w, const struct test_result *t)
 {
 	if (!t->io_timeout_ns)
@@ -352,6 +353,12 @@ static void json_slow(struct jw *w, const struct test_result *t)
 	jw_close(w, ']');
 	jw_u64(w, "slow_requests_missed", t->slow_missed);
 	jw_bool(w, "stuck", t->stuck);
+	if (!t->stuck || !t->stuck_call.call[0])
+		return;
+	jw_open(w, "stuck_call", '{', false);
+	jw_field(w, "call", t->stuck_call.call);
+	jw_field(w, "path", t->stuck_call.path);
+	jw_close(w, '}');
 }
 
 /* "window": how runtime_ns was taken (runner.c's merge: span_ns is the

@@ -404,8 +404,9 @@ static int load_stalls(struct ld *l, const char *w, json_t *o, struct test_resul
 	return 0;
 }
 
-/* "io_timeout_ns", "slow_requests", "slow_requests_missed" and "stuck"
- * (json.c's json_slow): absent from a result saved before them. */
+/* "io_timeout_ns", "slow_requests", "slow_requests_missed", "stuck" and
+ * "stuck_call" (json.c's json_slow): absent from a result saved before
+ * them ("stuck_call" from any but a stuck file test's). */
 static int load_slow(struct ld *l, const char *w, json_t *o, struct test_result *t)
 {
 	uint64_t missed = 0;
@@ -419,6 +420,14 @@ static int load_slow(struct ld *l, const char *w, json_t *o, struct test_result 
 	    ld_arr(l, w, o, "slow_requests", &a) ||
 	    ld_u64(l, w, o, "slow_requests_missed", &missed) || ld_bool(l, w, o, "stuck", &t->stuck))
 		return -EINVAL;
+	if (json_object_get(o, "stuck_call")) {
+		const char *w3 = ld_sub(w2, sizeof(w2), w, "stuck_call");
+
+		if (ld_obj(l, w, o, "stuck_call", false, &v) ||
+		    ld_str(l, w3, v, "call", t->stuck_call.call, sizeof(t->stuck_call.call)) ||
+		    ld_str(l, w3, v, "path", t->stuck_call.path, sizeof(t->stuck_call.path)))
+			return -EINVAL;
+	}
 	t->slow_missed = missed > UINT32_MAX ? UINT32_MAX : (unsigned)missed;
 	json_array_foreach(a, i, v) {
 		struct result_stall *st = &t->slow[t->nslow];

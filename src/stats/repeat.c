@@ -111,6 +111,8 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 			acc->slow[acc->nslow++].run = n;
 		}
 		acc->slow_missed += run->slow_missed;
+		if (run->stuck && !acc->stuck)
+			acc->stuck_call = run->stuck_call;
 		acc->stuck = acc->stuck || run->stuck;
 		acc->ops += run->ops;
 		acc->bytes += run->bytes;

@@ -2,7 +2,8 @@
 # cpus.sh - --cpus puts job i on the i-th CPU of its list, and only there;
 # without it the jobs keep the CPUs the process was given. Observed from
 # outside, in /proc: each job is named diskbench-jN, a process in a session
-# of its own, one job too (a thread of diskbench's with --thread), and its
+# of its own, one job too, a file test's too (a thread of diskbench's with
+# --thread), and its
 # allowed CPUs and the CPU it last ran on are
 # the kernel's word.
 set -u
@@ -107,4 +108,14 @@ diskbench-j1 session $ALL"
 # one job is a process too, pinned or not (a stuck one can be let go)
 expect_jobs 1 4 "diskbench-j0 session $B $B" --cpus "$B"
 expect_jobs 1 3 "diskbench-j0 session $ALL"
+# a file test's jobs are processes as well (its own I/O, its own files)
+"$DISKBENCH" --test meta-stat --files 256 --jobs 2 --cpus "$A,$B" --runtime 3s --ramp 0 \
+	--quiet --json out.json dir 2>err.txt &
+pid=$!
+seen=$(jobs_seen "$pid" 2 | cut -d' ' -f1-4)
+[ "$seen" = "diskbench-j0 session $A $A
+diskbench-j1 session $B $B" ] || fail "meta-stat --jobs 2: saw
+$seen"
+wait "$pid" || fail "meta-stat --jobs 2: exit $?: $(cat err.txt)"
+[ "$(ls dir)" = "" ] || fail "meta-stat --jobs 2: left $(ls dir)"
 exit 0
