@@ -40,6 +40,10 @@ struct stage_in {
 					 * that they read data, not holes); the caller
 					 * decides that writes are allowed */
 	const volatile sig_atomic_t *stop;	/* stops the layout; may be NULL */
+	/* How long the scratch directory's removal may go without removing
+	 * anything before it is left (target_scratch_bound: a file system
+	 * that no longer answers); 0: 5 s */
+	uint64_t io_timeout_ns;
 	/* Optional: how far the layout is (bytes written, of total). */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
@@ -66,7 +70,10 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 
 /* Give back the claim and remove the scratch directory; idempotent.
  * Returns -EXDEV when the scratch directory had been moved away (its files
- * were removed, the empty directory is left where it went), else 0. */
+ * were removed, the empty directory is left where it went), -ETIMEDOUT
+ * when its file system stopped answering (st->scratch is left, with what
+ * was not removed; target_scratch_stuck() names the entry the removal was
+ * at), else 0. */
 int stage_release(struct stage *st);
 
 #endif

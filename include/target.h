@@ -175,13 +175,30 @@ int target_open(const struct target_file *f, int flags);
  * caller's (its handler must call target_scratch_cleanup before it ends
  * the process), one that is ignored stays ignored. It returns -EXDEV
  * when the directory had been moved away (its contents were removed, the
- * empty directory is left where it went), else 0. The others return 0 or
- * -errno; the created path goes to out.
+ * empty directory is left where it went), -ETIMEDOUT when the file system
+ * did not answer (below), else 0. The others return 0 or -errno; the
+ * created path goes to out.
  */
 int target_scratch_create(const char *dir, char *out, size_t outlen);
 int target_scratch_fd(void);
 int target_scratch_file(const char *name, struct target_file *out);
 int target_scratch_cleanup(void);
+
+/*
+ * The removal (target_scratch_cleanup) runs in a child process, so that a
+ * file system whose device stopped answering cannot hold the run: an
+ * unlink there may wait in the kernel for ever, out of any signal's
+ * reach. It is waited for as long as it goes on; one that has gone to no
+ * new entry for ns (target_scratch_bound; 0, and by default: 5 s) is
+ * killed and left to the kernel, and target_scratch_cleanup returns
+ * -ETIMEDOUT: the directory is left, with what was not removed.
+ * target_scratch_stuck() then says the entry it was at, relative to the
+ * directory ("" the directory itself); NULL when no removal was left.
+ * Where the C library has no async-signal-safe fork (_Fork), the removal
+ * is done in this process, with no bound.
+ */
+void target_scratch_bound(uint64_t ns);
+const char *target_scratch_stuck(void);
 
 /* Scratch directories in dir that no running diskbench holds (a killed
  * run's), at most 8 names space-separated into names. Returns how many

@@ -157,16 +157,23 @@ static int do_session(struct run_ctx *c)
 	return status;
 }
 
-/* Release the device and the scratch directory, then say what was
+/* Release the device and the scratch directory (one left on a file system
+ * that stopped answering fails the run, said), then say what was
  * measured: warnings, the table, every report file. Nothing measured
  * (Ctrl-C during the layout or the first setup): no report to write, and
  * none to overwrite an older one with. */
 static int do_report(struct run_ctx *c, int status)
 {
 	bool text;
+	int ret = stage_release(&c->stage);
 
-	if (stage_release(&c->stage) == -EXDEV)
+	if (ret == -EXDEV)
 		run_word_moved(c);
+	if (ret == -ETIMEDOUT) {
+		run_word_left(c);
+		if (status == EXIT_OK)
+			status = EXIT_RUNTIME;
+	}
 	if (c->progress)
 		cli_progress_clear();
 	if (c->silent)

@@ -104,6 +104,9 @@ void run_word_leftovers(struct run_ctx *c);
 void run_word_plan(struct run_ctx *c);
 void run_word_stage(struct run_ctx *c);
 void run_word_moved(struct run_ctx *c);	/* the scratch directory was */
+/* The scratch directory was left: its file system stopped answering (an
+ * error on stderr, and a warning). */
+void run_word_left(struct run_ctx *c);
 
 /* On stderr, before a minute of measuring: how long it will take. */
 void run_word_estimate(const struct run_ctx *c);

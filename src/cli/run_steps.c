@@ -112,6 +112,7 @@ int run_stage_set(struct run_ctx *c)
 	struct stage_in in = { .plan = &c->plan, .e = c->e, .ti = &c->ti, .size = c->size,
 			       .seed = c->s.seed, .checkable = plan_checks(&c->plan),
 			       .lay_out = c->lay_out, .stop = c->stop,
+			       .io_timeout_ns = c->s.io_timeout_ns,
 			       .progress = c->progress ? cli_progress_layout : NULL,
 			       .progress_arg = (void *)c->ti.path };
 	char err[768];

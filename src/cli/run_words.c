@@ -37,6 +37,30 @@ void run_word_moved(struct run_ctx *c)
 			   "the empty directory is left where it went", c->stage.scratch, c->ti.path);
 }
 
+void run_word_left(struct run_ctx *c)
+{
+	const char *at = target_scratch_stuck();
+	const size_t n = at ? strlen(at) : 0;
+	double bound = (double)(c->s.io_timeout_ns ? c->s.io_timeout_ns :
+				SESSION_IO_TIMEOUT_NS) / 1e9;
+	char where[640];
+
+	if (n && at[n - 1] == '/')	/* in a directory, at none of its entries yet */
+		snprintf(where, sizeof(where), "reading %s/%.*s to remove what is in it",
+			 c->stage.scratch, (int)(n - 1), at);
+	else if (n)
+		snprintf(where, sizeof(where), "removing %s/%s", c->stage.scratch, at);
+	else
+		snprintf(where, sizeof(where), "removing it");
+	cli_error("the scratch directory %s was left: its file system stopped answering "
+		  "(%s did not end within %.1f s, --io-timeout); remove it once the device "
+		  "answers again (rm -r %s)", c->stage.scratch, where, bound, c->stage.scratch);
+	result_add_warning(&c->r, "the scratch directory %s was left, with what was still in it: "
+			   "its file system stopped answering (%s did not end within %.1f s, "
+			   "--io-timeout); remove it once the device answers again",
+			   c->stage.scratch, where, bound);
+}
+
 void run_usage(FILE *f, const char *head)
 {
 	if (head) {

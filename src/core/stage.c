@@ -53,6 +53,7 @@ int run_stage(struct stage *st, const struct stage_in *in, char *err, size_t err
 		}
 	}
 	if (ti->kind == TARGET_DIR) {
+		target_scratch_bound(in->io_timeout_ns);
 		ret = target_scratch_create(ti->resolved, st->scratch, sizeof(st->scratch));
 		if (!ret)
 			ret = target_scratch_file("data", &st->where.data);

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +27,8 @@
 #define DENTS_BUF 2048
 #define SCRATCH_PREFIX "diskbench."
 #define SCRATCH_NAME_LEN (sizeof(SCRATCH_PREFIX) - 1 + 6)
+/* The entry the removal is at, below the scratch directory ("meta-0/d0/x"). */
+#define SCRATCH_AT_LEN 512
 
 /*
  * Everything the signal handler touches lives in fixed static storage: it
@@ -44,6 +48,25 @@ static char scratch_path[PATH_MAX];
 static dev_t scratch_dev;
 static ino_t scratch_ino;
 static volatile sig_atomic_t scratch_moved;
+
+/*
+ * The removal runs in a child process (scratch_remove): on a file system
+ * whose device stopped answering an unlink can wait in the kernel for
+ * ever, where no signal reaches it, and the run must still end. The child
+ * says how far it got in a page it shares with us, made with the
+ * directory (a signal handler cannot map one): the entry it is at, and
+ * how many it went to. in_remover: this process is that child.
+ */
+struct scratch_share {
+	uint64_t steps;			/* entries gone to (atomic) */
+	int done;			/* it ran to its end (atomic) */
+	int moved;			/* it found the directory moved away */
+	char at[SCRATCH_AT_LEN];	/* the entry it is at */
+};
+static struct scratch_share *share;	/* MAP_SHARED; NULL: removed here */
+static uint64_t scratch_bound_ns = 5000000000ull;
+static char stuck_at[SCRATCH_AT_LEN];	/* where a removal was left */
+static volatile sig_atomic_t stuck, in_remover;
 
 static const int scratch_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSIGNALS (sizeof(scratch_signals) / sizeof(scratch_signals[0]))
@@ -73,6 +96,39 @@ struct dent64 {
 	char d_name[];
 };
 
+/* The removal goes to entry name of the directory at[0..used) ("" or
+ * "a/b/"): said in at (may be NULL), and counted. */
+static void walk_to(char *at, size_t used, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (share)
+		__atomic_add_fetch(&share->steps, 1, __ATOMIC_RELAXED);
+	if (!at || used >= SCRATCH_AT_LEN)
+		return;
+	if (n > SCRATCH_AT_LEN - 1 - used)
+		n = SCRATCH_AT_LEN - 1 - used;
+	memcpy(at + used, name, n);
+	at[used + n] = '\0';
+}
+
+/* The removal goes into directory name of at[0..used): returns the
+ * length of its entries' path, "name/" after at's. */
+static size_t walk_into(char *at, size_t used, const char *name)
+{
+	size_t in;
+
+	walk_to(at, used, name);
+	if (!at || used >= SCRATCH_AT_LEN)
+		return used;
+	in = strlen(at);
+	if (in + 1 < SCRATCH_AT_LEN) {
+		at[in++] = '/';
+		at[in] = '\0';
+	}
+	return in;
+}
+
 /*
  * Empty the directory dfd (on device dev) of everything it holds, depth
  * levels down: async-signal-safe (system calls on stack buffers only: no
@@ -81,8 +137,10 @@ struct dent64 {
  * directory is never followed out of it. Removing entries while reading the
  * directory may make getdents skip some, so the directory is re-read from
  * the start until a pass finds nothing left (or nothing it can remove).
+ * Each entry is said in at (walk_to) before it is removed: dfd's own path
+ * is at[0..used).
  */
-static void empty_dir(int dfd, dev_t dev, int depth)
+static void empty_dir(int dfd, dev_t dev, int depth, char *at, size_t used)
 {
 	char buf[DENTS_BUF] __attribute__((aligned(8)));
 	struct stat sb;
@@ -102,6 +160,7 @@ static void empty_dir(int dfd, dev_t dev, int depth)
 				if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
 					continue;
 				seen++;
+				walk_to(at, used, name);
 				if (d->d_type != DT_DIR && !unlinkat(dfd, name, 0)) {
 					removed++;
 					continue;
@@ -116,8 +175,9 @@ static void empty_dir(int dfd, dev_t dev, int depth)
 				if (sub < 0)
 					continue;
 				if (!fstat(sub, &sb) && sb.st_dev == dev)
-					empty_dir(sub, dev, depth - 1);
+					empty_dir(sub, dev, depth - 1, at, walk_into(at, used, name));
 				close(sub);
+				walk_to(at, used, name);
 				if (!unlinkat(dfd, name, AT_REMOVEDIR))
 					removed++;
 			}
@@ -127,32 +187,140 @@ static void empty_dir(int dfd, dev_t dev, int depth)
 	}
 }
 
-int target_scratch_cleanup(void)
+/* Whatever the tests made in the directory fd (the data file, metadata
+ * trees, per-char files) goes, then its name, but only while it still is
+ * our directory: one moved away is left, empty, where it went (true). */
+static bool remove_here(int fd, int pfd, char *at)
 {
 	struct stat sb;
+
+	empty_dir(fd, scratch_dev, SCRATCH_MAX_DEPTH, at, 0);
+	walk_to(at, 0, "");
+	if (!fstatat(pfd, scratch_name, &sb, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISDIR(sb.st_mode) && sb.st_dev == scratch_dev && sb.st_ino == scratch_ino) {
+		unlinkat(pfd, scratch_name, AT_REMOVEDIR);
+		return false;
+	}
+	return true;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The removal's child: deaf to the signals that end the run (its parent
+ * watches it and kills it when it must), its standard descriptors on
+ * /dev/null (it never prints, and one left in the kernel must not hold a
+ * pipe of the user's), system calls only. */
+static _Noreturn void remover(int fd, int pfd)
+{
+	struct sigaction ign;
+	int null;
+
+	in_remover = 1;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaction(scratch_signals[i], &ign, NULL);
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	share->moved = remove_here(fd, pfd, share->at);
+	__atomic_store_n(&share->done, 1, __ATOMIC_RELEASE);
+	_exit(0);
+}
+
+/*
+ * Remove the directory fd (its name in pfd) in a child, waiting as long
+ * as it moves on: one that has gone to no new entry for scratch_bound_ns
+ * waits for a file system that does not answer, and is killed and left
+ * (it ends once its call returns): -ETIMEDOUT, the entry in stuck_at.
+ * Async-signal-safe (_Fork, waitpid, nanosleep, kill). Without a shared
+ * page or _Fork, or when the child cannot be made, it is done here.
+ */
+static int scratch_remove(int fd, int pfd)
+{
+	const struct timespec nap = { .tv_nsec = 5000000 };
+	uint64_t steps = 0, since = mono_ns(), now;
+	pid_t pid = -1, got;
+
+#ifdef HAVE__FORK
+	if (share) {
+		share->steps = 0;
+		share->done = share->moved = 0;
+		share->at[0] = '\0';
+		pid = _Fork();
+	}
+#endif
+	if (pid < 0) {
+		if (remove_here(fd, pfd, NULL))
+			scratch_moved = 1;
+		return 0;
+	}
+	if (!pid)
+		remover(fd, pfd);
+	for (;;) {
+		got = waitpid(pid, NULL, WNOHANG);
+		if (got == pid || (got < 0 && errno != EINTR))
+			break;	/* (ECHILD: reaped by someone else) */
+		now = mono_ns();
+		if (__atomic_load_n(&share->steps, __ATOMIC_RELAXED) != steps) {
+			steps = __atomic_load_n(&share->steps, __ATOMIC_RELAXED);
+			since = now;
+		} else if (now - since >= scratch_bound_ns) {
+			kill(pid, SIGKILL);
+			(void)waitpid(pid, NULL, WNOHANG);
+			memcpy(stuck_at, share->at, sizeof(stuck_at));
+			stuck_at[sizeof(stuck_at) - 1] = '\0';
+			stuck = 1;
+			return -ETIMEDOUT;
+		}
+		nanosleep(&nap, NULL);
+	}
+	/* killed before its end (by someone else: it answered), or done */
+	if (!__atomic_load_n(&share->done, __ATOMIC_ACQUIRE))
+		share->moved = remove_here(fd, pfd, NULL);
+	if (share->moved)
+		scratch_moved = 1;
+	return 0;
+}
+
+int target_scratch_cleanup(void)
+{
 	int fd = scratch_fd, pfd = parent_fd, saved = errno, ret = 0;
 
+	if (in_remover)		/* its parent does this */
+		return 0;
 	if (fd >= 0) {
-		/* Whatever the tests made in there (the data file, metadata
-		 * trees, per-char files) goes, by the end or on a signal. */
-		empty_dir(fd, scratch_dev, SCRATCH_MAX_DEPTH);
-		/* The name goes only while it still is our directory: one
-		 * moved away is left, empty, where it went. */
-		if (!fstatat(pfd, scratch_name, &sb, AT_SYMLINK_NOFOLLOW) &&
-		    S_ISDIR(sb.st_mode) && sb.st_dev == scratch_dev && sb.st_ino == scratch_ino)
-			unlinkat(pfd, scratch_name, AT_REMOVEDIR);
-		else
-			scratch_moved = 1;
+		ret = scratch_remove(fd, pfd);
 		scratch_fd = -1;
 		close(fd);
 		parent_fd = -1;
 		close(pfd);
 	}
-	if (scratch_moved)
+	if (!ret && scratch_moved)
 		ret = -EXDEV;
 	restore_handlers();
 	errno = saved;
 	return ret;
+}
+
+void target_scratch_bound(uint64_t ns)
+{
+	scratch_bound_ns = ns ? ns : 5000000000ull;
+}
+
+const char *target_scratch_stuck(void)
+{
+	return stuck ? stuck_at : NULL;
 }
 
 static void scratch_on_signal(int sig)
@@ -276,6 +444,13 @@ int target_scratch_create(const char *dir, char *out, size_t outlen)
 	/* Held while the run lives: the next run in this directory tells a
 	 * killed run's leftovers (unlocked) from a running one's. */
 	flock(fd, LOCK_EX | LOCK_NB);
+	if (!share) {
+		share = mmap(NULL, sizeof(*share), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (share == MAP_FAILED)
+			share = NULL;	/* removed in this process, unbounded */
+	}
+	stuck = 0;
 	ret = install_handlers();
 	if (ret) {
 		close(fd);
