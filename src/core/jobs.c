@@ -1,5 +1,6 @@
 /* jobs.c - a test's jobs: the start gate, threads or processes, their shared arena, the watch. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -94,14 +95,31 @@ void gate_open(struct gate *g, int verdict)
  * fio's own: 1.10x).
  * Out of its terminal's session, the job gets none of its signals: the
  * runner's thread relays a stop (w->stop), and the job dies with it.
+ *
+ * A job never prints (what it found goes back in w), so its standard
+ * descriptors go to /dev/null: one abandoned in the kernel (a device that
+ * stopped answering) outlives diskbench, and a pipe it still held (a
+ * `diskbench ... 2>&1 | tee run.log`) would keep the pipeline waiting for
+ * it after diskbench has ended. A build with a sanitizer keeps stderr, for
+ * its report.
  */
 static void job_process(struct worker *w, pid_t parent)
 {
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
 	/* The CLI's handlers clean up the run's scratch: not a job's to do
 	 * (and a SIGINT before the setsid is the runner's to relay) */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	if (null >= 0) {
+		(void)dup2(null, STDIN_FILENO);
+		(void)dup2(null, STDOUT_FILENO);
+#ifndef DISKBENCH_SANITIZED
+		(void)dup2(null, STDERR_FILENO);
+#endif
+		close(null);
+	}
 	(void)setsid();
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
