@@ -1,0 +1,197 @@
+#!/bin/bash
+# lab_fs_stuck.sh - file tests on a file system whose device hangs, from the device lab: no hang.
+#
+# Root, FUSE and mkfs.ext4 only (skips with 77 otherwise). ext4 on the
+# loop device that tests/lab/lab.sh makes over labfs, mounted -o dirsync
+# in a private directory (every create, unlink and mkdir waits for its
+# journal commit, so a file test meets the hang at once, not at the next
+# writeback), and labfs never answering one request:
+# - meta-create, the hang in its window: diskbench ends within its runtime
+#   plus --io-timeout (plus the bounded scratch removal), exit 1, the JSON
+#   written and valid, the test stuck, the create named with its file's
+#   path on stderr and in "stuck_call"; its output, read through a pipe,
+#   ends with it (the abandoned job holds none of it); the scratch
+#   directory it could not remove is named; once labfs goes, the job left
+#   in the kernel ends, and the mount and the loop device go;
+# - meta-stat, the hang in its setup (the files made before the clock):
+#   exit 1 within --io-timeout of it, the setup's create named;
+# - meta-create --thread: the one case where a stuck request holds the
+#   process: the result is written all the same, and the process ends
+#   (exit 1) once labfs goes.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lab.sh"
+
+need_diskbench
+need_lab
+need_cmd python3 pgrep mkfs.ext4 mount umount
+make_tmpdir
+T=$TMP_DIR
+FS=$T/mnt
+FS_UP=
+
+# ms: milliseconds since the epoch
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# fs_up LABFS-OPTION...: a lab (lab_start, lab_loop) with ext4 on its loop
+# device, mounted -o dirsync at $FS, labfs's counters armed after.
+fs_up()
+{
+	lab_start --size 64m "$@"
+	at_exit fs_down		# before lab_start's lab_stop: the mount first
+	lab_loop
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LAB_DEV" >"$T/mkfs.out" 2>&1 ||
+		fail "mkfs.ext4 $LAB_DEV: $(cat "$T/mkfs.out")"
+	mkdir -p "$FS"
+	mount -t ext4 -o dirsync,noatime "$LAB_DEV" "$FS" 2>"$T/mount.err" ||
+		fail "mount $LAB_DEV: $(cat "$T/mount.err")"
+	FS_UP=1
+	lab_arm
+}
+
+# fs_down: labfs goes first (its exit fails every request it holds, so
+# whatever waits in the kernel on this file system ends: an umount first
+# could wait for ever), then the file system, then the lab.
+fs_down()
+{
+	local i
+	[ -n "$FS_UP" ] || return 0
+	FS_UP=
+	if lab_alive "$LAB_PID"; then
+		kill -TERM "$LAB_PID"
+		for i in $(seq 40); do
+			lab_alive "$LAB_PID" || break
+			sleep 0.05
+		done
+		lab_alive "$LAB_PID" && kill -KILL "$LAB_PID"
+	fi
+	for i in $(seq 50); do
+		lab_mounted "$FS" || break
+		umount "$FS" 2>/dev/null && break
+		sleep 0.2
+	done
+	if lab_mounted "$FS"; then
+		msg "warning: $FS still busy: unmounted lazily"
+		umount -l "$FS"
+	fi
+	lab_stop
+}
+
+# gone TAG: no process whose command line holds TAG (a job left in the
+# kernel, a scratch removal's child) 5 s after labfs went
+gone()
+{
+	local i
+	for i in $(seq 50); do
+		pgrep -f -- "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# lab_clear DEV: the loop device and the mounts of this lab are gone
+lab_clear()
+{
+	! lab_mounted "$FS" || fail "$1: $FS is still mounted"
+	[ -z "$(losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v d="$2" 'index($2, d) == 1')" ] ||
+		fail "$1: a loop device over $2 is left: $(losetup -l -n -O NAME,BACK-FILE)"
+}
+
+# ---- meta-create, hung in its window ---------------------------------------
+# (a few hundred creates in: labfs counts about 4 requests each)
+fs_up --hang-nth 600
+lab_dir=$LAB_DIR
+t0=$(ms)
+# Through a pipe: it ends when no process holds its end, diskbench's or not.
+{
+	"$DISKBENCH" --test meta-create --files 10000 --runtime 2s --ramp 0 --io-timeout 2s \
+		--json "$T/create.json" "$FS" 2>&1
+	echo "rc=$?"
+} | cat >"$T/create.out" &
+pipe=$!
+for i in $(seq 300); do
+	kill -0 "$pipe" 2>/dev/null || break
+	sleep 0.1
+done
+took=$(($(ms) - t0))
+kill -0 "$pipe" 2>/dev/null && fail "meta-create, a hang: its output still open 30 s later: $(cat "$T/create.out")"
+rc=$(sed -n 's/^rc=//p' "$T/create.out")
+grep -q "^# hang" "$LAB_LOG" ||
+	fail "meta-create: labfs never hung a request (exit $rc): $(cat "$T/create.out")"
+[ "$rc" = 1 ] || fail "meta-create, a hang: exit $rc, want 1: $(cat "$T/create.out")"
+# its runtime, --io-timeout, the scratch removal's --io-timeout, and slack
+[ "$took" -lt 12000 ] || fail "meta-create, a hang: took $took ms (runtime 2 s, --io-timeout 2 s)"
+J=$T/create.json
+[ "$(json "$J" 'd["schema"] + " " + str(len(d["tests"]))' 2>&1)" = "diskbench/1 1" ] ||
+	fail "meta-create, a hang: not one whole result: $(json "$J" 'd["schema"]' 2>&1 | tail -1)"
+[ "$(json "$J" "(lambda t: t['stuck'] and t['stuck_call']['call'] == 'create' and t['errors'] == 1 and t['io_errors'][0]['errno'] == 110 and t['ops'] > 0)(d['tests'][0])")" = True ] ||
+	fail "meta-create, a hang: $(json "$J" '{k: d["tests"][0].get(k) for k in ("stuck", "stuck_call", "errors", "io_errors", "ops")}')"
+path=$(json "$J" 'd["tests"][0]["stuck_call"]["path"]')
+case $path in
+"$FS"/diskbench.??????/meta-0/d0/*) ;;
+*) fail "meta-create, a hang: the stuck create's path $path is not one of its files" ;;
+esac
+grep -qF "meta-create: a create of $path (job 0) did not complete within 2.0 s (--io-timeout)" "$T/create.out" ||
+	fail "meta-create, a hang: stderr does not name the create: $(cat "$T/create.out")"
+scratch=${path%/meta-0/*}
+if grep -qF "the scratch directory $scratch was left: its file system stopped answering" "$T/create.out"; then
+	left="named as left"
+else
+	# removed after all: then it is gone (a cached lookup, no request)
+	[ ! -e "$scratch" ] || fail "meta-create, a hang: $scratch left, and not said: $(cat "$T/create.out")"
+	left="removed"
+fi
+fs_down
+gone "$J" || fail "meta-create, a hang: a process of the run outlived labfs by 5 s: $(pgrep -af -- "$J")"
+lab_clear "meta-create, a hang" "$lab_dir"
+echo "ok   meta-create, a create that never completes: exit 1 in $took ms, named ($path), scratch $left, nothing left once labfs went"
+
+# ---- meta-stat, hung in its setup --------------------------------------------
+fs_up --hang-nth 600
+lab_dir=$LAB_DIR
+t0=$(ms)
+timeout 60 "$DISKBENCH" --test meta-stat --files 4000 --runtime 2s --ramp 0 --io-timeout 2s \
+	--json "$T/stat.json" "$FS" >"$T/stat.out" 2>"$T/stat.err"
+rc=$?
+took=$(($(ms) - t0))
+grep -q "^# hang" "$LAB_LOG" || fail "meta-stat: labfs never hung a request (exit $rc): $(cat "$T/stat.err")"
+[ "$rc" -eq 1 ] || fail "meta-stat, a hang in its setup: exit $rc, want 1 (124: timeout's): $(cat "$T/stat.err")"
+[ "$took" -lt 12000 ] || fail "meta-stat, a hang in its setup: took $took ms (--io-timeout 2 s)"
+grep -Eq "meta-stat: job 0's setup: a create of $FS/diskbench\.[[:alnum:]]{6}/meta-0/d0/[[:alnum:]]+ did not complete within 2\.0 s \(--io-timeout\)" "$T/stat.err" ||
+	fail "meta-stat, a hang in its setup: stderr does not name the create: $(cat "$T/stat.err")"
+fs_down
+gone "$T/stat.json" || fail "meta-stat, a hang in its setup: a process of the run outlived labfs"
+lab_clear "meta-stat, a hang in its setup" "$lab_dir"
+echo "ok   meta-stat, a create of its setup that never completes: exit 1 in $took ms, named"
+
+# ---- --thread: the stuck request holds the process, the result is written ----
+fs_up --hang-nth 600
+lab_dir=$LAB_DIR
+"$DISKBENCH" --test meta-create --files 10000 --runtime 2s --ramp 0 --io-timeout 2s --thread \
+	--json "$T/thread.json" "$FS" >"$T/thread.out" 2>"$T/thread.err" &
+pid=$!
+at_exit "kill -KILL $pid 2>/dev/null"
+for i in $(seq 300); do
+	json "$T/thread.json" 'd["tests"][0]["stuck"]' 2>/dev/null | grep -q True && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+[ "$(json "$T/thread.json" 'd["tests"][0]["stuck_call"]["call"]' 2>/dev/null)" = create ] ||
+	fail "--thread, a hang: no result naming the create in 30 s: $(cat "$T/thread.err")"
+sleep 1
+kill -0 "$pid" 2>/dev/null || fail "--thread, a hang: the process ended while its thread was stuck (fix the doc)"
+fs_down
+for i in $(seq 100); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && fail "--thread, a hang: still running 10 s after labfs went"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 1 ] || fail "--thread, a hang: exit $rc, want 1: $(cat "$T/thread.err")"
+lab_clear "--thread, a hang" "$lab_dir"
+echo "ok   --thread: the result written while the stuck thread held the process, exit 1 once labfs went"
+echo PASS
+exit 0
