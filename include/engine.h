@@ -99,7 +99,14 @@ struct engine_ops {
 
 	/* Frees what init allocated. Safe after a failed init. */
 	void (*cleanup)(struct engine_ctx *ctx);
+
+	/* engine_ctx.batch when --batch is not given; 0 is 1. */
+	unsigned batch;
 };
+
+/* The batch a job of e runs at: batch (--batch; 0: not given), else e's
+ * default, at most qd (no more can be in flight), at least 1. */
+unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd);
 
 /* One row of the engine registry: ops is NULL when the engine was not
  * compiled in, and missing says why (e.g. "configure found no liburing"). */

@@ -123,6 +123,10 @@ struct test_result {
 	char engine_note[160];	/* what the engine could not use, and why (its
 				 * workers' engine_ctx.note); "" when nothing */
 	uint32_t bs, qd, jobs;
+	/* The most requests one system call submitted (engine_ctx.batch, at
+	 * most qd: 1 at QD1); 0 for a file test, and in a result saved before
+	 * it was kept, whose tests ran at 1 (compare.c reads it so). */
+	uint32_t batch;
 	bool direct;		/* O_DIRECT in effect */
 	bool direct_refused;	/* asked for O_DIRECT, which the file system
 				 * refused: it ran buffered */

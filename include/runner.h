@@ -69,7 +69,8 @@ struct test_spec {
 				 * the stamps), not incompressible data */
 	bool hipri;		/* --hipri: the engine polls for completions
 				 * (engine_ctx.hipri) */
-	uint32_t batch;		/* --batch: engine_ctx.batch; 0 is 1 */
+	uint32_t batch;		/* --batch: engine_ctx.batch; 0: the engine's
+				 * default (engine_batch) */
 	/* --verify: stamp every block written with a self-checking header
 	 * (verify.h) and, after the measured window and the device counters'
 	 * end sample, read back every block the jobs wrote and check it

@@ -299,16 +299,19 @@ const struct opt_def opts_rows[] = {
 		  "`ps -L`) with `--thread`" },
 	{ .name = "batch", .arg = "N", .kind = OPT_COUNT, .off = F(batch),
 	  .min = 1, .max = 4096, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
-	  .help = "the most requests one system call submits (default: 1, each as "
-		  "soon as it is ready)",
+	  .help = "the most requests one system call submits (default: 8; 1 submits "
+		  "each as soon as it is ready)",
 	  .doc = "the most requests one system call hands the kernel, as fio's "
-		  "`iodepth_batch_submit`: 1 (default) submits each request as soon "
-		  "as a slot frees; N gathers up to N. With io_uring, what is short of "
-		  "N goes with the wait for the next completion, in the same "
+		  "`iodepth_batch_submit` (default: 8, at most the queue depth): 1 "
+		  "submits each request as soon as a slot frees, as fio does by "
+		  "default; N gathers up to N. With io_uring, what is short of N goes "
+		  "with the wait for the next completion, in the same "
 		  "`io_uring_enter`, so `--batch` at the queue depth or more is one "
 		  "system call per round of completions. libaio submits up to N per "
-		  "`io_submit`; the sync engines have one request at a time. What it "
-		  "costs and gives: [What diskbench costs](cost.md)" },
+		  "`io_submit`; the sync engines have one request at a time. Each "
+		  "test's JSON says its `\"batch\"`, and `compare` does not judge "
+		  "tests run at different ones. What it costs and gives: [What "
+		  "diskbench costs](cost.md#batch-sizes-the-gap-was-the-system-calls)" },
 	{ .name = "thread", .kind = OPT_SET_BOOL, .off = F(thread),
 	  .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
 	  .help = "--jobs: run the jobs as threads of one process (fio's --thread)",

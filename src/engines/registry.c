@@ -32,6 +32,13 @@ const struct engine_entry *engine_table(size_t *n)
 	return engines;
 }
 
+unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd)
+{
+	unsigned b = batch ? batch : e->batch ? e->batch : 1;
+
+	return b < qd ? b : qd ? qd : 1;
+}
+
 const struct engine_ops *engine_find(const char *name)
 {
 	size_t i;

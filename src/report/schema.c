@@ -205,6 +205,8 @@ const struct sfield schema_test[] = {
 	{ "engine", SF_CSTR, AT(S, engine) },
 	{ "bs", SF_U32, AT(S, bs) },
 	{ "qd", SF_U32, AT(S, qd) },
+	/* older results ran at 1; a file test's is 0 */
+	{ "batch", SF_U32, AT(S, batch), .since = "batch" },
 	{ "jobs", SF_U32, AT(S, jobs) },
 	{ "direct", SF_BOOL, AT(S, direct) },
 	{ "drop_behind", SF_BOOL, AT(S, drop_behind) },

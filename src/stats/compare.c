@@ -43,6 +43,14 @@ static void failed(const struct test_result *b, const struct test_result *a, cha
 	}
 }
 
+/* The batch t ran at: a result saved before tests kept it ran at 1, as do
+ * another tool's (fio's iodepth_batch_submit defaults to 1) and a file
+ * test (0 in the result). */
+static uint32_t compare_batch(const struct test_result *t)
+{
+	return t->batch ? t->batch : 1;
+}
+
 /* What makes two tests of the same name measure different things. */
 static void mismatch(const struct test_result *b, const struct test_result *a,
 		     char *buf, size_t len)
@@ -58,6 +66,8 @@ static void mismatch(const struct test_result *b, const struct test_result *a,
 	MIS(b->bs != a->bs, "bs %s -> %s", format_size(b->bs, sb, sizeof(sb)),
 	    format_size(a->bs, sa, sizeof(sa)));
 	MIS(b->qd != a->qd, "qd %" PRIu32 " -> %" PRIu32, b->qd, a->qd);
+	MIS(b->qd == a->qd && compare_batch(b) != compare_batch(a),
+	    "batch %" PRIu32 " -> %" PRIu32, compare_batch(b), compare_batch(a));
 	MIS(b->jobs != a->jobs, "jobs %" PRIu32 " -> %" PRIu32, b->jobs, a->jobs);
 	MIS(b->direct != a->direct, "%s -> %s", b->direct ? "O_DIRECT" : "buffered",
 	    a->direct ? "O_DIRECT" : "buffered");

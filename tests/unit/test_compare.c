@@ -403,6 +403,33 @@ static void test_family_and_seed(void **state)
 	result_free(&many[1]);
 }
 
+/* A test's batch (--batch) is how it was measured: an old result's (0)
+ * ran at 1, as does one at --batch 1; 1 against 8 is not judged. */
+static void test_batch_mismatch(void **state)
+{
+	struct run_result r[2] = { 0 };
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "old", base5, lat5, 5);
+	add_runs(&r[1], "old", twice5, lat5, 5);
+	add_runs(&r[0], "new", base5, lat5, 5);
+	add_runs(&r[1], "new", twice5, lat5, 5);
+	r[0].tests[0].batch = 0;	/* saved before tests kept it */
+	r[1].tests[0].batch = 1;
+	r[0].tests[1].batch = 1;
+	r[1].tests[1].batch = 8;
+	build2(&c, r, 0.03);
+	assert_string_equal(c.pairs[0].tests[0].mismatch, "");
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_IOPS].verdict, CMP_BETTER);
+	assert_string_equal(c.pairs[0].tests[1].mismatch, "batch 1 -> 8");
+	assert_int_equal(c.pairs[0].tests[1].m[CMP_IOPS].verdict, CMP_UNJUDGED);
+	assert_int_equal(c.pairs[0].nmismatched, 1);
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
 static void test_change_words(void **state)
 {
 	char b[64];
@@ -544,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_noise_band),
 		cmocka_unit_test(test_low_confidence),
 		cmocka_unit_test(test_family_and_seed),
+		cmocka_unit_test(test_batch_mismatch),
 		cmocka_unit_test(test_change_words),
 		cmocka_unit_test(test_metric_words),
 		cmocka_unit_test(test_all_lost_and_mixed),
