@@ -206,7 +206,7 @@ const struct sfield schema_test[] = {
 	{ "bs", SF_U32, AT(S, bs) },
 	{ "qd", SF_U32, AT(S, qd) },
 	/* older results ran at 1; a file test's is 0 */
-	{ "batch", SF_U32, AT(S, batch), .since = "batch" },
+	{ "batch", SF_U32, AT(S, batch), .since = "710511b" },
 	{ "jobs", SF_U32, AT(S, jobs) },
 	{ "direct", SF_BOOL, AT(S, direct) },
 	{ "drop_behind", SF_BOOL, AT(S, drop_behind) },
