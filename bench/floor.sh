@@ -2,7 +2,7 @@
 # floor.sh - diskbench and fio against the floor: a bare io_uring read loop.
 #
 # Usage (root): [DISKBENCH=path] [ROUNDS=5] [RUNTIME=5] [ONLY=regex]
-#               [RESULTS=file.tsv] [BATCHES="1 qd"] [TOOLS_ONLY="..."] bench/floor.sh
+#               [RESULTS=file.tsv] [BATCHES="default 1"] [TOOLS_ONLY="..."] bench/floor.sh
 #
 # The floor is bench/floor.c: 4k random O_DIRECT reads through io_uring
 # with a registered file and registered buffers, one submit-and-wait per
@@ -17,10 +17,10 @@
 # set up as diskbench's (SINGLE_ISSUER | DEFER_TASKRUN); floor-coop,
 # floor-plain and floor-ringfd run it with COOP_TASKRUN instead, with
 # neither, and with its ring fd registered too: what each of the kernel's
-# offers gives, one at a time. diskbench runs once per value of BATCHES
-# (its --batch; "qd" is the case's queue depth): "diskbench" at 1, its
-# default, "diskbench-bN" at N, "diskbench-bqd" at the queue depth (the
-# floor's loop: the freed slots go with the wait, one enter a round).
+# offers gives, one at a time. diskbench runs once per value of BATCHES:
+# "diskbench" with its defaults ("default"), "diskbench-bN" with --batch N,
+# "diskbench-bqd" with --batch at the case's queue depth (the floor's loop:
+# the freed slots go with the wait, one enter a round).
 # TOOLS_ONLY, if set, runs only those (names as in the table; the floor always).
 # Every tool runs RUNTIME seconds with no
 # ramp, so that start-up counts the same for all; the order rotates
@@ -88,7 +88,7 @@ run_tool()
 		[ "$b" = qd ] && b=$qd
 		/usr/bin/time -f '%U %S' -o "$tm" "$DISKBENCH" --engine io_uring --test rand-read \
 			--bs 4k --qd "$qd" --jobs "$jobs" --direct --runtime "${RUNTIME}s" --ramp 0 \
-			--batch "${b:-1}" --quiet --json "$out" "$DEV" >/dev/null 2>"$WORK/err" ;;
+			${b:+--batch "$b"} --quiet --json "$out" "$DEV" >/dev/null 2>"$WORK/err" ;;
 	fio-best)
 		/usr/bin/time -f '%U %S' -o "$tm" fio --name=floor --filename="$DEV" \
 			--ioengine=io_uring --rw=randread --bs=4k --iodepth="$qd" --numjobs="$jobs" \
@@ -118,9 +118,10 @@ EOF
 declare -A FLOOR_MODE=([floor]=defer [floor-coop]=coop [floor-plain]=plain
 	[floor-ringfd]=defer+ringfd)
 ALL=(floor floor-coop floor-plain floor-ringfd)
-for b in ${BATCHES:-1 qd}; do
-	[[ $b =~ ^([1-9][0-9]*|qd)$ ]] || { echo "floor.sh: BATCHES: '$b' is not a count or qd" >&2; exit 2; }
-	[ "$b" = 1 ] && ALL+=(diskbench) || ALL+=("diskbench-b$b")
+for b in ${BATCHES:-default 1}; do
+	[[ $b =~ ^([1-9][0-9]*|qd|default)$ ]] ||
+		{ echo "floor.sh: BATCHES: '$b' is not a count, qd or default" >&2; exit 2; }
+	[ "$b" = default ] && ALL+=(diskbench) || ALL+=("diskbench-b$b")
 done
 ALL+=(fio-best)
 TOOLS=(floor)
