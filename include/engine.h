@@ -104,9 +104,15 @@ struct engine_ops {
 	unsigned batch;
 };
 
-/* The batch a job of e runs at: batch (--batch; 0: not given), else e's
- * default, at most qd (no more can be in flight), at least 1. */
-unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd);
+/*
+ * The batch a job of e runs at: batch (--batch; 0: not given), else e's
+ * default for random offsets and 1 for sequential ones (seq): the kernel
+ * plugs a submission of more than two requests and merges those that
+ * follow one another on the device, so a batch of a sequential test would
+ * reach the device as fewer, larger requests than the test's block size.
+ * At most qd (no more can be in flight), at least 1.
+ */
+unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd, bool seq);
 
 /* One row of the engine registry: ops is NULL when the engine was not
  * compiled in, and missing says why (e.g. "configure found no liburing"). */

@@ -299,12 +299,16 @@ const struct opt_def opts_rows[] = {
 		  "`ps -L`) with `--thread`" },
 	{ .name = "batch", .arg = "N", .kind = OPT_COUNT, .off = F(batch),
 	  .min = 1, .max = 4096, .echo = true, .echo_set = true, .cmds = RUN | TUNE, .scope = SC_RUN,
-	  .help = "the most requests one system call submits (default: 8; 1 submits "
-		  "each as soon as it is ready)",
+	  .help = "the most requests one system call submits (default: 8 for random "
+		  "tests, 1 for sequential ones, each as soon as it is ready)",
 	  .doc = "the most requests one system call hands the kernel, as fio's "
-		  "`iodepth_batch_submit` (default: 8, at most the queue depth): 1 "
-		  "submits each request as soon as a slot frees, as fio does by "
-		  "default; N gathers up to N. With io_uring, what is short of N goes "
+		  "`iodepth_batch_submit` (default: 8 for random offsets, 1 for "
+		  "sequential ones, at most the queue depth): 1 submits each request "
+		  "as soon as a slot frees, as fio does by default; N gathers up to N. "
+		  "The kernel merges requests of one submission that follow one "
+		  "another on the device, so a sequential test batched would reach "
+		  "it as larger requests than its block size: the default keeps it at "
+		  "1. With io_uring, what is short of N goes "
 		  "with the wait for the next completion, in the same "
 		  "`io_uring_enter`, so `--batch` at the queue depth or more is one "
 		  "system call per round of completions. libaio submits up to N per "

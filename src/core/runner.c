@@ -296,7 +296,8 @@ static void result_describe(const struct test_spec *spec, struct test_result *ou
 	out->engine = ops_kind ? "-" : spec->engine->name;
 	out->bs = spec->bs;
 	out->qd = ops_kind ? 1 : spec->qd;
-	out->batch = ops_kind ? 0 : engine_batch(spec->engine, spec->batch, spec->qd);
+	out->batch = ops_kind ? 0 : engine_batch(spec->engine, spec->batch, spec->qd,
+						      spec->wl->pattern != WL_RAND);
 	out->jobs = spec->jobs;
 	/* The file tests' parameters shape their numbers: the result says them. */
 	if (spec->wl->params & WL_P_FILES)

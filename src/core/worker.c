@@ -256,7 +256,7 @@ static int worker_setup(struct worker *w)
 	w->ctx.bufs = w->ctx.fd >= 0 ? w->bufs : NULL;
 	w->ctx.buf_len = s->bs;
 	w->ctx.hipri = s->hipri;
-	w->ctx.batch = engine_batch(s->engine, s->batch, qd);
+	w->ctx.batch = engine_batch(s->engine, s->batch, qd, s->wl->pattern != WL_RAND);
 	if (s->hipri && !(s->engine->flags & ENGINE_F_POLLS))
 		return worker_fail(w, -EOPNOTSUPP, "--hipri: the engine cannot poll");
 	ret = s->engine->init(&w->ctx);

@@ -32,9 +32,9 @@ const struct engine_entry *engine_table(size_t *n)
 	return engines;
 }
 
-unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd)
+unsigned engine_batch(const struct engine_ops *e, unsigned batch, unsigned qd, bool seq)
 {
-	unsigned b = batch ? batch : e->batch ? e->batch : 1;
+	unsigned b = batch ? batch : e->batch && !seq ? e->batch : 1;
 
 	return b < qd ? b : qd ? qd : 1;
 }

@@ -165,6 +165,12 @@ lab_loop()
 	dio=$(losetup -l -n -O DIO "$LAB_DEV" | tr -d ' ')
 	[ "$dio" = 1 ] || fail "$LAB_DEV: the loop driver refused direct I/O over labfs"
 	lib_loop_scheduler_none "$LAB_DEV"
+	# Every request reaches labfs as diskbench made it: a batched
+	# submission (--batch) is plugged, and the block layer would merge
+	# neighbours into one read that labfs answers once. The device is ours
+	# and goes with the lab.
+	echo 2 >"/sys/block/$(basename "$LAB_DEV")/queue/nomerges" ||
+		fail "$LAB_DEV: cannot turn merging off"
 	udevadm settle -t 5 2>/dev/null || true
 }
 
