@@ -45,8 +45,14 @@ signal_run()
 
 start_run --quiet
 signal_run 143 TERM
-start_run --quiet
-signal_run 129 HUP
+# A SIGHUP ignored on entry (nohup) stays ignored, as a shell keeps it:
+# then there is no hang-up to test.
+if (( 0x$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$$/status") & 1 )); then
+	echo "SIGHUP: ignored here (nohup?), as diskbench keeps it: not sent"
+else
+	start_run --quiet
+	signal_run 129 HUP
+fi
 
 start_run --json "$dir.json"
 signal_run 130 INT
