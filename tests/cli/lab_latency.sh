@@ -62,6 +62,7 @@ set -u
 . "$(dirname "$0")/../lab/lab.sh"
 
 need_lab
+once_per_suite "it holds latencies to the lab's log; a sanitizer build's are the sanitizer's"
 need_cmd python3
 need_diskbench
 make_tmpdir

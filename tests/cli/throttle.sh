@@ -23,6 +23,7 @@ RUNTIME=${RUNTIME:-3s}
 RAMP=${RAMP:-1050ms}
 
 need_root
+once_per_suite "it holds rates to a throttle's truth; a sanitizer build's are the sanitizer's"
 need_cmd python3 losetup dd
 need_diskbench
 [ -d /sys/fs/cgroup/blkio ] || skip "no cgroup v1 blkio hierarchy (/sys/fs/cgroup/blkio)"
