@@ -1,5 +1,5 @@
 #!/bin/bash
-# lab_fs_stuck.sh - file tests on a file system whose device hangs, from the device lab: no hang.
+# lab_fs_stuck.sh - file tests and the layout on a file system whose device hangs, from the device lab: no hang.
 #
 # Root, FUSE and mkfs.ext4 only (skips with 77 otherwise). ext4 on the
 # loop device that tests/lab/lab.sh makes over labfs, mounted -o dirsync
@@ -15,6 +15,12 @@
 #   in the kernel ends, and the mount and the loop device go;
 # - meta-stat, the hang in its setup (the files made before the clock):
 #   exit 1 within --io-timeout of it, the setup's create named;
+# - rand-read, the hang in its layout (the data file written before the
+#   tests, by a child process the run watches): exit 1 within
+#   --io-timeout of it (plus the scratch removal's), the layout named with
+#   the byte it was at, no result file for a run that measured nothing,
+#   and once labfs goes nothing left; Ctrl-C during that hang: exit 130
+#   within --io-timeout of the signal;
 # - meta-create --thread: the one case where a stuck request holds the
 #   process: the result is written all the same, and the process ends
 #   (exit 1) once labfs goes.
@@ -170,6 +176,101 @@ fs_down
 gone "$T/stat.json" || fail "meta-stat, a hang in its setup: a process of the run outlived labfs"
 lab_clear "meta-stat, a hang in its setup" "$lab_dir"
 echo "ok   meta-stat, a create of its setup that never completes: exit 1 in $took ms, named"
+
+# ---- rand-read, hung in its layout -------------------------------------------
+# layout_up: a lab of 128 MiB (room for a 64 MiB working set) whose 600th
+# request hangs, with the queue's requests cut to 64 KiB, so that a 64 MiB
+# layout is a thousand of them and the 600th one of its writes (mkfs's
+# requests before the arm count too: at full size the layout's would end
+# before the 600th)
+layout_up()
+{
+	fs_up --size 128m --hang-nth 600
+	echo 64 >"/sys/block/$(basename "$LAB_DEV")/queue/max_sectors_kb" ||
+		fail "$LAB_DEV: cannot cut its requests to 64 KiB"
+}
+
+# layout_hung WHAT: labfs's hang was one of the layout's writes (64 KiB; the
+# journal's are blocks): "# hang SEQ OP OFFSET SIZE"
+layout_hung()
+{
+	local hang
+	hang=$(grep "^# hang" "$LAB_LOG")
+	[ -n "$hang" ] || fail "$1: labfs never hung a request: $(cat "$T/layout.err")"
+	# shellcheck disable=SC2086 # the line's fields
+	set -- "$1" $hang
+	if [ "$5" != write ] || [ "$7" != 65536 ]; then
+		fail "$1: the request hung ($hang) is not one of the layout's writes"
+	fi
+}
+
+# wait_ended PID: wait up to 30 s for it to end; its exit status in rc
+wait_ended()
+{
+	for i in $(seq 300); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null && return 1
+	wait "$1"
+	rc=$?
+}
+
+layout_up
+lab_dir=$LAB_DIR
+t0=$(ms)
+"$DISKBENCH" --test rand-read --size 64m --runtime 1s --ramp 0 --io-timeout 2s \
+	--json "$T/layout.json" "$FS" >"$T/layout.out" 2>"$T/layout.err" &
+pid=$!
+at_exit "kill -KILL $pid 2>/dev/null"
+wait_ended "$pid" || fail "a hang in the layout: still running 30 s later: $(cat "$T/layout.err")"
+took=$(($(ms) - t0))
+layout_hung "a hang in the layout"
+[ "$rc" -eq 1 ] || fail "a hang in the layout: exit $rc, want 1: $(cat "$T/layout.err")"
+# --io-timeout, the scratch removal's --io-timeout, and slack
+[ "$took" -lt 9000 ] || fail "a hang in the layout: took $took ms (--io-timeout 2 s)"
+grep -Eq "^diskbench: $FS/diskbench\.[[:alnum:]]{6}/data: laying out the working set: no progress for 2\.0 s at byte [0-9]+ of 67108864 \(--io-timeout\): the device stopped answering$" "$T/layout.err" ||
+	fail "a hang in the layout: stderr does not name it: $(cat "$T/layout.err")"
+[ ! -e "$T/layout.json" ] || fail "a hang in the layout: a run that measured nothing wrote a result"
+[ -s "$T/layout.out" ] && fail "a hang in the layout: a run that measured nothing printed a table"
+scratch=$(sed -n 's/^diskbench: \(.*\)\/data: laying out .*/\1/p' "$T/layout.err")
+if grep -qF "the scratch directory $scratch was left: its file system stopped answering" "$T/layout.err"; then
+	left="named as left"
+else
+	[ ! -e "$scratch" ] || fail "a hang in the layout: $scratch left, and not said: $(cat "$T/layout.err")"
+	left="removed"
+fi
+fs_down
+gone "$T/layout.json" || fail "a hang in the layout: a process of the run outlived labfs by 5 s: $(pgrep -af -- "$T/layout.json")"
+lab_clear "a hang in the layout" "$lab_dir"
+echo "ok   rand-read, a write of its layout that never completes: exit 1 in $took ms, named, scratch $left, nothing left once labfs went"
+
+# ---- Ctrl-C while the layout hangs --------------------------------------------
+layout_up
+lab_dir=$LAB_DIR
+"$DISKBENCH" --test rand-read --size 64m --runtime 1s --ramp 0 --io-timeout 2s \
+	--json "$T/layint.json" "$FS" >"$T/layout.out" 2>"$T/layout.err" &
+pid=$!
+at_exit "kill -KILL $pid 2>/dev/null"
+for i in $(seq 300); do
+	grep -q "^# hang" "$LAB_LOG" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+layout_hung "Ctrl-C in a hung layout"
+t0=$(ms)
+kill -INT "$pid"
+wait_ended "$pid" || fail "Ctrl-C in a hung layout: still running 30 s later: $(cat "$T/layout.err")"
+took=$(($(ms) - t0))
+[ "$rc" -eq 130 ] || fail "Ctrl-C in a hung layout: exit $rc, want 130: $(cat "$T/layout.err")"
+[ "$took" -lt 7000 ] || fail "Ctrl-C in a hung layout: took $took ms (--io-timeout 2 s)"
+grep -q "interrupted while laying out the working set: nothing was measured" "$T/layout.err" ||
+	fail "Ctrl-C in a hung layout: no word of it: $(cat "$T/layout.err")"
+[ ! -e "$T/layint.json" ] || fail "Ctrl-C in a hung layout: a run that measured nothing wrote a result"
+fs_down
+gone "$T/layint.json" || fail "Ctrl-C in a hung layout: a process of the run outlived labfs by 5 s"
+lab_clear "Ctrl-C in a hung layout" "$lab_dir"
+echo "ok   Ctrl-C while a write of the layout hangs: exit 130 in $took ms, nothing left once labfs went"
 
 # ---- --thread: the stuck request holds the process, the result is written ----
 fs_up --hang-nth 600
