@@ -9,8 +9,9 @@
 # driver and the data still reads back; the memfd starts with a seeded
 # pattern (--zeros: blank) and --corrupt-at inverts its bytes in what a read
 # returns, nothing else; a stall holds requests for its
-# time; a request that never completes keeps dd waiting until labfs is
-# stopped, and then fails; a write-rate step slows writes after its byte;
+# time; a request that never completes (the Nth, or the first of a size
+# after the arm) keeps dd waiting until labfs is stopped, and then fails; a
+# write-rate step slows writes after its byte;
 # a vanished device (after N requests, labfs exiting; after a time,
 # labfs answering EIO) fails every request. Bad settings exit 2 naming the
 # option. A lab left by a killed test is removed by the next lab_start.
@@ -47,6 +48,7 @@ bad --latency --latency bimodal:1ms:5ms:0
 bad --eio-nth --eio-nth -3
 bad --stall --stall 5
 bad --short-read --short-read 0
+bad --hang-size --hang-size 0
 bad --write-step --write-step 1m:0
 bad --vanish-mode --vanish-mode maybe
 bad --vanish-mode --vanish-mode exit
@@ -233,6 +235,26 @@ kill -0 "$dd_pid" 2>/dev/null && fail "--hang-nth 2: dd still waits 5 s after la
 wait "$dd_pid" && fail "--hang-nth 2: dd succeeded after its request was dropped"
 grep -q "^1+0 records in" "$WORK/hang.out" || fail "--hang-nth 2: dd said $(cat "$WORK/hang.out")"
 echo "ok   --hang-nth 2: dd held 1.5 s; when labfs stopped it failed ($(head -1 "$WORK/hang.out"))"
+
+# ---- --hang-size: the first request of a size after the arm -----------------
+lab_start --size 16m --hang-size 8k
+lab_loop
+dd_read "$LAB_DEV" 0 2 8k >/dev/null || fail "--hang-size 8k: a read of 8 KiB before the arm failed"
+lab_arm
+dd_read "$LAB_DEV" 0 4 >/dev/null || fail "--hang-size 8k: reads of 4 KiB failed"
+dd_read "$LAB_DEV" 1 2 8k >"$WORK/hang.out" &
+dd_pid=$!
+sleep 1.5
+kill -0 "$dd_pid" 2>/dev/null || fail "--hang-size 8k: dd finished: $(cat "$WORK/hang.out")"
+grep -q "^# hang 5 read 8192 8192$" "$LAB_LOG" || fail "--hang-size 8k: $(grep "^# hang" "$LAB_LOG")"
+lab_stop
+for i in $(seq 50); do
+	kill -0 "$dd_pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$dd_pid" 2>/dev/null && fail "--hang-size 8k: dd still waits 5 s after labfs stopped"
+wait "$dd_pid" && fail "--hang-size 8k: dd succeeded after its request was dropped"
+echo "ok   --hang-size 8k: the first 8 KiB read after the arm held, not the ones before it"
 
 # ---- a write-rate step: 1 MiB fast, then 8 MiB/s ------------------------
 lab_start --size 16m --write-step 1m:8m

@@ -74,6 +74,8 @@ struct lab {
 	uint64_t stall_nth;		/* 0: off */
 	int64_t stall_ns;
 	uint64_t hang_nth;		/* 0: off */
+	int64_t hang_size;		/* 0: off; else the first request of this
+					 * size after an arm hangs */
 	int64_t step_bytes;		/* -1: off */
 	int64_t step_rate;		/* bytes per second after step_bytes */
 	uint64_t vanish_nth;		/* 0: off */
@@ -85,6 +87,7 @@ struct lab {
 	atomic_int_fast64_t arm_ns;
 	atomic_int_fast64_t written;	/* bytes written since arm */
 	atomic_int vanished;
+	atomic_int armed, size_hung;	/* --hang-size: from the arm, once */
 	pthread_mutex_t lock;		/* stall_until, rate_next */
 	int64_t stall_until;
 	int64_t rate_next;		/* write-rate step: when the next byte may go */
@@ -204,7 +207,9 @@ static int64_t admit(const char *op, int64_t t0, uint64_t seq, int64_t off, int6
 		*err = EIO;
 		return t0;
 	}
-	if (lab.hang_nth && seq == lab.hang_nth) {
+	if ((lab.hang_nth && seq == lab.hang_nth) ||
+	    (lab.hang_size && lab.hang_size == size && atomic_load(&lab.armed) &&
+	     !atomic_exchange(&lab.size_hung, 1))) {
 		log_line("# hang %" PRIu64 " %s %" PRId64 " %" PRId64 "\n", seq, op, off, size);
 		for (;;)
 			pause();
@@ -451,6 +456,7 @@ static void on_arm(int sig)
 	atomic_store(&lab.seq, 0);
 	atomic_store(&lab.written, 0);
 	atomic_store(&lab.arm_ns, now_ns());
+	atomic_store(&lab.armed, 1);
 	if (lab.log_fd >= 0 && write(lab.log_fd, msg, sizeof(msg) - 1) < 0)
 		lab.log_fd = -1;
 	errno = e;
@@ -505,6 +511,7 @@ static void usage(FILE *f)
 "  --short-read BYTES[:N]  every Nth read (default every) returns at most BYTES\n"
 "  --stall N:T             from the Nth request on, hold every request until T after it\n"
 "  --hang-nth N            the Nth request is never answered\n"
+"  --hang-size BYTES       the first request of BYTES after the arm is never answered\n"
 "  --write-step BYTES:RATE after BYTES written, writes go at RATE bytes/s\n"
 "  --vanish-after N|T      after N requests, or T (e.g. 2s) after arm, the device goes:\n"
 "  --vanish-mode eio|exit  every later request fails (default), or the daemon exits\n"
@@ -681,6 +688,7 @@ int main(int argc, char **argv)
 		{ "short-read", required_argument, NULL, 'r' },
 		{ "stall", required_argument, NULL, 's' },
 		{ "hang-nth", required_argument, NULL, 'H' },
+		{ "hang-size", required_argument, NULL, 'G' },
 		{ "write-step", required_argument, NULL, 'w' },
 		{ "vanish-after", required_argument, NULL, 'v' },
 		{ "vanish-mode", required_argument, NULL, 'V' },
@@ -734,6 +742,10 @@ int main(int argc, char **argv)
 			lab.stall_ns = parse_time(f[1]);
 			break;
 		case 'H': lab.hang_nth = parse_count(optarg); break;
+		case 'G':
+			if ((lab.hang_size = parse_size(optarg)) <= 0)
+				fail_opt(bad_opt, optarg, "must be positive");
+			break;
 		case 'w':
 			snprintf(copy, sizeof(copy), "%s", optarg);
 			if (split(copy, f, 2) != 2)
