@@ -160,6 +160,10 @@ struct session_end {
 					 * and a file test's call stuck_call */
 	struct result_io_error stuck_req;
 	struct result_stuck_call stuck_call;
+	bool hung_after;		/* the device stopped answering right after the
+					 * last test (the read of its sample back was
+					 * left, err says): it is kept, and the
+					 * session ended there */
 	uint64_t io_timeout_ns;		/* the bound it was held to */
 	char name[64];			/* the test it ended in */
 	char err[512];			/* why it ended, when it failed */
@@ -183,7 +187,12 @@ struct session_end {
  * (end->gone, either way). A test whose request never completed
  * (test_result.stuck) is kept and the session ends with -ETIMEDOUT
  * (end->stuck and could_not_run, err naming it; -EINTR when stopped),
- * whatever on_error_continue says. Results kept nowhere (in->r NULL:
+ * whatever on_error_continue says. The cache drop before a test and the
+ * read back of a read test's sample after it are done by child processes,
+ * watched (target_bounded): one left for --io-timeout ends the session
+ * with -ETIMEDOUT, err naming it, before that test (could_not_run) or
+ * after it, the test kept (hung_after); a coordinated run goes on (a
+ * note, the test's unwritten.why). Results kept nowhere (in->r NULL:
  * tune's trials) leave I/O errors to hooks->tested. A coordinated run goes on (its ranks must reach
  * every test together). Returns 0, -EINTR (stopped: end says where),
  * -EIO or -ENXIO as said, another -errno (end->err says why: a test could

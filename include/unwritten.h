@@ -117,11 +117,14 @@ int unwritten_layout_open(const struct target_info *ti, const struct target_file
  * after when the file system refuses it), one at a seeded place in each of
  * as many equal strata of the extent. lbs: the target's logical block
  * size. Fills out (applies true; checked, or why not); flagged is left to
- * result_annotate. Returns 0, or -errno when the sample could not be
- * read (out->why says why). Never prints.
+ * result_annotate. step (may be NULL) is called after each block read,
+ * with the blocks read so far and the sample's size (a watcher's progress:
+ * target_bounded). Returns 0, or -errno when the sample could not be read
+ * (out->why says why). Never prints.
  */
 int unwritten_check(const struct target_file *data, int layout_fd,
 		    const struct read_layout *lay, const struct read_extent *x,
-		    uint32_t lbs, uint64_t seed, struct unwritten *out);
+		    uint32_t lbs, uint64_t seed, struct unwritten *out,
+		    void (*step)(void *arg, uint64_t done, uint64_t total), void *step_arg);
 
 #endif

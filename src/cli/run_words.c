@@ -313,6 +313,11 @@ int run_word_end(struct run_ctx *c, int ret)
 		cli_error("precondition: %s", e->err);
 	} else if (e->stuck) {
 		word_stuck(c);
+	} else if (e->hung_after) {
+		cli_error("%s: %s", e->name, e->err);
+		result_add_warning(&c->r, "%s: %s; the run ended there: that test and the ones "
+				   "before it are reported, the rest of the plan was not run",
+				   e->name, e->err);
 	} else if (e->io_error) {
 		word_io_error(c);
 	} else if (e->could_not_run) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "annotate.h"
+#include "bounded.h"
 #include "repeat.h"
 #include "session.h"
 #include "unwritten.h"
@@ -157,53 +158,154 @@ static void trim_before(struct session *s, const struct test_spec *t, const char
 	s->trim_noted = true;
 }
 
-/* What comes before a test: its cache drop, trim and pause. */
-static void before_test(struct session *s, struct test_spec *t, const char *name,
-			struct target_trim *trim)
+/* A call between tests, watched (target_bounded): t's --io-timeout, the
+ * target's device's counters, the session's stop. */
+static struct bounded between(const struct session *s, const struct test_spec *t)
+{
+	return (struct bounded){ .bound_ns = t->io_timeout_ns, .ti = s->in->ti,
+				 .stop = s->in->stop };
+}
+
+/* The data the tests read: the scratch data file, or the target. */
+static void data_path(const struct session *s, char *out, size_t len)
+{
+	const struct stage *st = s->in->stage;
+
+	if (st->scratch[0])
+		snprintf(out, len, "%.*s/%s", PATH_MAX - 16, st->scratch, st->where.data.name);
+	else
+		snprintf(out, len, "%s", s->in->ti->path);
+}
+
+static int drop_call(void *arg, const struct bounded_call *c, void *out)
+{
+	const struct session_in *in = arg;
+
+	(void)c;
+	(void)out;
+	return target_drop_file_cache(&in->stage->where.data, in->ti->kind);
+}
+
+/*
+ * Drop the target's cached pages before a buffered test, in a child: its
+ * fdatasync (or BLKFLSBUF) writes back what is dirty, and on a device that
+ * stopped answering waits for ever. One left (-ETIMEDOUT) ends the
+ * session before t, end->err naming it; a coordinated run's ranks must
+ * all reach t, so there it is a note. Returns 0, -ETIMEDOUT or -EINTR
+ * (stopped while it hung); a drop that failed is a note.
+ */
+static int drop_pages(struct session *s, struct test_spec *t, const char *name)
+{
+	struct bounded b = between(s, t);
+	char path[PATH_MAX];
+	int ret = target_bounded(&b, drop_call, (void *)s->in, NULL, 0);
+
+	if (ret == -EINTR && !b.returned && !s->in->coord)
+		return ret;
+	if (ret != -ETIMEDOUT || b.returned || s->in->coord) {
+		if (ret)
+			note(s, SESSION_NOTE_DROP, name, ret, NULL);
+		return 0;
+	}
+	data_path(s, path, sizeof(path));
+	snprintf(s->end->err, sizeof(s->end->err), "dropping the cached pages of %s before it "
+		 "(%s): no progress for %.1f s (--io-timeout): the device stopped answering",
+		 path, s->in->ti->kind == TARGET_BLOCK ? "BLKFLSBUF" :
+		 "fdatasync, POSIX_FADV_DONTNEED", (double)t->io_timeout_ns / 1e9);
+	return ret;
+}
+
+/* What comes before a test: its cache drop, trim and pause. 0, or what
+ * drop_pages returned. */
+static int before_test(struct session *s, struct test_spec *t, const char *name,
+		       struct target_trim *trim)
 {
 	const struct session_in *in = s->in;
 	int ret = 0;
 
-	if (in->drop_all)
+	if (in->drop_all) {
 		ret = target_drop_all_caches();
-	else if ((in->drop_always || !t->direct) && !(in->e->flags & ENGINE_F_NO_IO))
-		ret = target_drop_file_cache(&in->stage->where.data, in->ti->kind);
-	if (ret)
-		note(s, SESSION_NOTE_DROP, name, ret, NULL);
+		if (ret)
+			note(s, SESSION_NOTE_DROP, name, ret, NULL);
+	} else if ((in->drop_always || !t->direct) && !(in->e->flags & ENGINE_F_NO_IO)) {
+		ret = drop_pages(s, t, name);
+		if (ret)
+			return ret;
+	}
 	if (in->trim && wl_writes(t->wl))
 		trim_before(s, t, name, trim);
 	if (t->settle_ns)
 		settle(s, t->settle_ns);
+	return 0;
 }
 
-/* After a read test's first run: did its reads go over unwritten space?
- * What could not be checked says why (the result keeps it). */
-static void check_unwritten(struct session *s, const struct test_spec *t, struct test_result *tr)
+struct sample_args {
+	const struct session_in *in;
+	const struct test_spec *t;
+	const struct read_extent *x;
+};
+
+static int sample_call(void *arg, const struct bounded_call *c, void *out)
+{
+	const struct sample_args *a = arg;
+	const struct session_in *in = a->in;
+
+	return unwritten_check(&in->stage->where.data, in->layout_fd, &in->r->read_layout, a->x,
+			       in->ti->logical_block_size, a->t->seed, out, c->step, c->step_arg);
+}
+
+/*
+ * After a read test's first run: did its reads go over unwritten space?
+ * What could not be checked says why (the result keeps it). The sample is
+ * read back in a child (target_bounded): on a device that stopped
+ * answering right after the test, a read of it waits for ever. Returns
+ * -ETIMEDOUT when that child was left (end->err says so; the session
+ * ends once the test is kept), else 0.
+ */
+static int check_unwritten(struct session *s, const struct test_spec *t, struct test_result *tr)
 {
 	const struct session_in *in = s->in;
 	struct unwritten *u = &tr->unwritten;
 	const struct read_extent *x = &tr->read_extent;
+	struct bounded b = between(s, t);
+	int ret;
 
 	if (wl_writes(t->wl))
 		s->checked_valid = false;
 	if (!wl_reads_data(t->wl))
-		return;
+		return 0;
 	if (in->e->flags & ENGINE_F_NO_IO) {
 		*u = (struct unwritten){ .applies = true };
 		snprintf(u->why, sizeof(u->why), "the %s engine moves no data", in->e->name);
-		return;
+		return 0;
 	}
 	if (s->checked_valid && s->checked_seed == t->seed && x->parts == s->checked_extent.parts &&
 	    x->stride == s->checked_extent.stride && x->span == s->checked_extent.span) {
 		*u = s->checked;	/* the same blocks would be read again */
-		return;
+		return 0;
 	}
-	unwritten_check(&in->stage->where.data, in->layout_fd, &in->r->read_layout, x,
-			in->ti->logical_block_size, t->seed, u);
+	ret = target_bounded(&b, sample_call, &(struct sample_args){ .in = in, .t = t, .x = x },
+			     u, sizeof(*u));
+	if (!b.returned) {
+		*u = (struct unwritten){ .applies = true, .region_bytes = read_extent_bytes(x) };
+		snprintf(u->why, sizeof(u->why), "reading a sample back: %s at block %" PRIu64
+			 " of %" PRIu64, ret == -ETIMEDOUT ? "no progress for --io-timeout" :
+			 ret == -EINTR ? "interrupted" : "its process was killed", b.done,
+			 b.total);
+		s->checked_valid = false;
+		if (ret != -ETIMEDOUT || in->coord)
+			return 0;
+		snprintf(s->end->err, sizeof(s->end->err), "reading a sample of its data back "
+			 "after it (did it read unwritten space?): no progress for %.1f s "
+			 "(--io-timeout): the device stopped answering",
+			 (double)t->io_timeout_ns / 1e9);
+		return ret;
+	}
 	s->checked_valid = true;
 	s->checked_extent = *x;
 	s->checked_seed = t->seed;
 	s->checked = *u;
+	return 0;
 }
 
 /* A finished run into r: the test's first, or one more of its runs. */
@@ -290,13 +392,21 @@ static int run_one(struct session *s, unsigned i)
 	struct target_trim trim = { 0 };
 	struct test_result tr;
 	uint64_t errors, offset;
-	int ret, err;
+	int ret, err, hung = 0;
 
 	end->cur = i;
 	plan_spec_name(t, in->run_direct, end->name, sizeof(end->name));
 	begin(s, t, &(struct session_at){ .i = i, .pass = s->pass, .npass = end->npass,
 					  .name = end->name });
-	before_test(s, t, end->name, &trim);
+	ret = before_test(s, t, end->name, &trim);
+	if (ret == -EINTR) {
+		end->cut = end->cut_in_setup = true;
+		return ret;
+	}
+	if (ret) {	/* the device stopped answering before t: no test */
+		end->could_not_run = true;
+		return ret;
+	}
 	if (in->coord)
 		in->coord->test_start(in->coord->arg);
 	ret = runner_run(t, &in->stage->where, &tr, end->err, sizeof(end->err));
@@ -317,7 +427,7 @@ static int run_one(struct session *s, unsigned i)
 	snprintf(tr.name, sizeof(tr.name), "%s", end->name);
 	result_finish(&tr);
 	if (!s->pass && in->check_unwritten && in->r)
-		check_unwritten(s, t, &tr);
+		hung = check_unwritten(s, t, &tr);
 	/* a later run cut short would only skew the whole runs' median */
 	end->cut = stopped(s);
 	if ((s->pass || !in->keep_cut) && end->cut) {
@@ -337,6 +447,10 @@ static int run_one(struct session *s, unsigned i)
 		end->done++;
 	if (!ret && end->stuck)		/* the device hangs: no probe, no next test */
 		return stuck(s);
+	if (!ret && hung) {		/* it stopped answering after the test */
+		end->hung_after = true;
+		return hung;
+	}
 	/* kept nowhere (tune's trials): the caller judges the errors */
 	if (!ret && errors && in->r)
 		ret = after_errors(s, t, err, offset);

@@ -164,9 +164,18 @@ static int layout_share(int fd, uint64_t offset, const struct read_extent *x, do
 	return 0;
 }
 
+/* A sample's reads: what they read with, and who hears of each. */
+struct sampler {
+	int fd;
+	bool direct;
+	void *buf;
+	void (*step)(void *arg, uint64_t done, uint64_t total);
+	void *step_arg;
+};
+
 /* Read n sampled blocks, counting the blank ones. */
-static int sample(int fd, bool direct, const struct read_extent *x, uint32_t bs, uint32_t n,
-		  uint64_t seed, void *buf, uint32_t *blank, uint64_t *bad_off)
+static int sample(const struct sampler *sp, const struct read_extent *x, uint32_t bs,
+		  uint32_t n, uint64_t seed, uint32_t *blank, uint64_t *bad_off)
 {
 	const uint64_t total = read_extent_bytes(x), blocks = total / bs;
 	struct wl_rng rng;
@@ -185,26 +194,28 @@ static int sample(int fd, bool direct, const struct read_extent *x, uint32_t bs,
 
 		if (in + bs > x->span)	/* a slice's tail shorter than a block */
 			off = part * x->stride + (x->span - bs) / bs * bs;
-		got = pread(fd, buf, bs, (off_t)off);
+		got = pread(sp->fd, sp->buf, bs, (off_t)off);
 		if (got != (ssize_t)bs) {
 			*bad_off = off;
 			return got < 0 ? -errno : -EIO;
 		}
-		*blank += unwritten_blank(buf, bs);
+		*blank += unwritten_blank(sp->buf, bs);
+		if (sp->step)
+			sp->step(sp->step_arg, k + 1, n);
 	}
-	if (!direct)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (!sp->direct)
+		posix_fadvise(sp->fd, 0, 0, POSIX_FADV_DONTNEED);
 	return 0;
 }
 
 int unwritten_check(const struct target_file *data, int layout_fd,
 		    const struct read_layout *lay, const struct read_extent *x,
-		    uint32_t lbs, uint64_t seed, struct unwritten *out)
+		    uint32_t lbs, uint64_t seed, struct unwritten *out,
+		    void (*step)(void *arg, uint64_t done, uint64_t total), void *step_arg)
 {
 	uint32_t bs = lbs > UNWRITTEN_BLOCK ? lbs : UNWRITTEN_BLOCK;
 	uint64_t total = read_extent_bytes(x), bad_off = 0;
-	bool direct = true;
-	void *buf = NULL;
+	struct sampler sp = { .direct = true, .step = step, .step_arg = step_arg };
 	uint32_t n;
 	int fd, ret;
 
@@ -219,7 +230,7 @@ int unwritten_check(const struct target_file *data, int layout_fd,
 	n = total / bs < UNWRITTEN_SAMPLES ? (uint32_t)(total / bs) : UNWRITTEN_SAMPLES;
 	fd = target_open(data, O_RDONLY | O_DIRECT);
 	if (fd == -EINVAL) {	/* the file system refuses O_DIRECT */
-		direct = false;
+		sp.direct = false;
 		fd = target_open(data, O_RDONLY);
 	}
 	if (fd < 0) {
@@ -227,13 +238,14 @@ int unwritten_check(const struct target_file *data, int layout_fd,
 			 data->name, strerror(-fd));
 		return fd;
 	}
-	if (posix_memalign(&buf, 4096, bs)) {
+	if (posix_memalign(&sp.buf, 4096, bs)) {
 		close(fd);
 		snprintf(out->why, sizeof(out->why), "out of memory for the sample");
 		return -ENOMEM;
 	}
-	ret = sample(fd, direct, x, bs, n, seed, buf, &out->blank, &bad_off);
-	free(buf);
+	sp.fd = fd;
+	ret = sample(&sp, x, bs, n, seed, &out->blank, &bad_off);
+	free(sp.buf);
 	close(fd);
 	if (ret) {
 		snprintf(out->why, sizeof(out->why), "reading a sample back at offset %llu: %s",

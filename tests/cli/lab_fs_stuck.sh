@@ -21,6 +21,9 @@
 #   the byte it was at, no result file for a run that measured nothing,
 #   and once labfs goes nothing left; Ctrl-C during that hang: exit 130
 #   within --io-timeout of the signal;
+# - rand-read, the hang in the read back of its sample after it (did it
+#   read unwritten space?): exit 1 within --io-timeout of it, the test
+#   reported with why it was not checked, the read back named;
 # - meta-create --thread: the one case where a stuck request holds the
 #   process: the result is written all the same, and the process ends
 #   (exit 1) once labfs goes.
@@ -271,6 +274,36 @@ fs_down
 gone "$T/layint.json" || fail "Ctrl-C in a hung layout: a process of the run outlived labfs by 5 s"
 lab_clear "Ctrl-C in a hung layout" "$lab_dir"
 echo "ok   Ctrl-C while a write of the layout hangs: exit 130 in $took ms, nothing left once labfs went"
+
+# ---- rand-read, hung in the read back of its sample after it -----------------
+# Its reads are 64 KiB, the layout's writes too, the file system's 1 KiB
+# blocks: the sample's 4 KiB reads are the only ones labfs hangs.
+fs_up --size 128m --hang-size 4k
+lab_dir=$LAB_DIR
+echo 64 >"/sys/block/$(basename "$LAB_DEV")/queue/max_sectors_kb" ||
+	fail "$LAB_DEV: cannot cut its requests to 64 KiB"
+t0=$(ms)
+"$DISKBENCH" --test rand-read --bs 64k --qd 1 --size 32m --runtime 1s --ramp 0 --io-timeout 2s \
+	--json "$T/sample.json" "$FS" >"$T/sample.out" 2>"$T/sample.err" &
+pid=$!
+at_exit "kill -KILL $pid 2>/dev/null"
+wait_ended "$pid" || fail "a hang in the sample: still running 30 s later: $(cat "$T/sample.err")"
+took=$(($(ms) - t0))
+grep -q "^# hang [0-9]* read [0-9]* 4096$" "$LAB_LOG" ||
+	fail "the sample: labfs hung no 4 KiB read (exit $rc): $(grep "^# hang" "$LAB_LOG") $(cat "$T/sample.err")"
+[ "$rc" -eq 1 ] || fail "a hang in the sample: exit $rc, want 1: $(cat "$T/sample.err")"
+# the layout, its runtime, --io-timeout, the scratch removal's, and slack
+[ "$took" -lt 12000 ] || fail "a hang in the sample: took $took ms (runtime 1 s, --io-timeout 2 s)"
+grep -qF "rand-read 64k qd1: reading a sample of its data back after it (did it read unwritten space?): no progress for 2.0 s (--io-timeout): the device stopped answering" "$T/sample.err" ||
+	fail "a hang in the sample: stderr does not name it: $(cat "$T/sample.err")"
+J=$T/sample.json
+[ "$(json "$J" "(lambda t: len(d['tests']) == 1 and t['ops'] > 0 and not t['unwritten']['checked'] and t['unwritten']['reason'].startswith('reading a sample back: no progress'))(d['tests'][0])" 2>&1)" = True ] ||
+	fail "a hang in the sample: $(json "$J" '[(t["name"], t["ops"], t.get("unwritten")) for t in d["tests"]]' 2>&1)"
+grep -q "^rand-read 64k qd1" "$T/sample.out" || fail "a hang in the sample: the test is not in the table: $(cat "$T/sample.out")"
+fs_down
+gone "$J" || fail "a hang in the sample: a process of the run outlived labfs by 5 s: $(pgrep -af -- "$J")"
+lab_clear "a hang in the sample" "$lab_dir"
+echo "ok   rand-read, a read of its sample that never completes: exit 1 in $took ms, the test reported, named"
 
 # ---- --thread: the stuck request holds the process, the result is written ----
 fs_up --hang-nth 600

@@ -106,7 +106,7 @@ static void check(const struct read_extent *x, double want)
 	assert_true(fd >= 0);
 	assert_true(lay.known && lay.checked);
 	assert_string_equal(lay.source, "target file");
-	assert_int_equal(unwritten_check(&file, fd, &lay, x, 512, 42, &u), 0);
+	assert_int_equal(unwritten_check(&file, fd, &lay, x, 512, 42, &u, NULL, NULL), 0);
 	close(fd);
 	assert_true(u.applies && u.checked && u.layout_valid);
 	assert_int_equal(u.block_bytes, UNWRITTEN_BLOCK);
@@ -142,7 +142,8 @@ static void test_not_checked(void **state)
 	struct unwritten u;
 
 	(void)state;
-	assert_int_equal(unwritten_check(&file, -1, NULL, &(struct read_extent){ 0 }, 512, 1, &u),
+	assert_int_equal(unwritten_check(&file, -1, NULL, &(struct read_extent){ 0 }, 512, 1, &u,
+					 NULL, NULL),
 			 -EINVAL);
 	assert_true(u.applies && !u.checked && !u.layout_valid && u.why[0]);
 	snprintf(ti.path, sizeof(ti.path), "/dev/sdz");
@@ -151,7 +152,8 @@ static void test_not_checked(void **state)
 	assert_true(lay.known && !lay.checked && strstr(lay.why, "not a file or a loop device"));
 	/* a file that is gone: the reason names it */
 	assert_int_equal(unwritten_check(&(struct target_file){ AT_FDCWD, "/nonexistent/x" }, -1,
-					 NULL, &(struct read_extent){ MIB, MIB, 1 }, 512, 1, &u),
+					 NULL, &(struct read_extent){ MIB, MIB, 1 }, 512, 1, &u,
+					 NULL, NULL),
 			 -ENOENT);
 	assert_true(!u.checked && strstr(u.why, "/nonexistent/x"));
 }
