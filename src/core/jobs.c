@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "clock.h"
 #include "hist.h"
 #include "jobs.h"
@@ -105,25 +106,11 @@ void gate_open(struct gate *g, int verdict)
  */
 static void job_process(struct worker *w, pid_t parent)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
 	/* The CLI's handlers clean up the run's scratch: not a job's to do
 	 * (and a SIGINT before the setsid is the runner's to relay) */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	if (null >= 0) {
-		(void)dup2(null, STDIN_FILENO);
-		(void)dup2(null, STDOUT_FILENO);
-#ifndef DISKBENCH_SANITIZED
-		(void)dup2(null, STDERR_FILENO);
-#endif
-		close(null);
-	}
 	(void)setsid();
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);	/* it died before the line above */
+	if (!child_detach(parent))
+		_exit(0);
 	worker_main(w);
 	_exit(0);		/* no atexit handlers, no stdio flushed twice */
 }

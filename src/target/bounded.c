@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bounded.h"
+#include "child.h"
 #include "clock.h"
 
 /* The device's counters are read this often (a sysfs read each). */
@@ -42,22 +43,9 @@ static void child_step(void *arg, uint64_t done, uint64_t total)
 static _Noreturn void child(struct bounded_share *sh, bounded_fn fn, void *arg, pid_t parent)
 {
 	const struct bounded_call c = { .stop = &sh->stop, .step = child_step, .step_arg = sh };
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	if (null >= 0) {
-		(void)dup2(null, STDIN_FILENO);
-		(void)dup2(null, STDOUT_FILENO);
-#ifndef DISKBENCH_SANITIZED
-		(void)dup2(null, STDERR_FILENO);
-#endif
-		close(null);
-	}
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);	/* it died before the line above */
+	if (!child_detach(parent))
+		_exit(0);
 	sh->ret = fn(arg, &c, sh->out);
 	__atomic_store_n(&sh->finished, 1, __ATOMIC_RELEASE);
 	_exit(0);		/* no atexit handlers, no stdio flushed twice */
