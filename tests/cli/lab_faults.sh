@@ -280,10 +280,19 @@ sleep 0.2
 lab_alive "$LAB_PID" && fail "--vanish-after 5 --vanish-mode exit: labfs still runs"
 dd_read "$LAB_DEV" 0 1 >/dev/null && fail "--vanish-after 5: a read after the vanish succeeded"
 mnt=$LAB_MNT dev=$LAB_DEV
+noted=$(cat "$LAB_DIR/queue" 2>/dev/null)
+[ -n "$noted" ] || [ "$(cat "/sys/block/$(basename "$dev")/queue/nomerges")" = 2 ] ||
+	fail "lab_loop did not turn merging off on $dev"
 lab_stop
 lab_mounted "$mnt" && fail "--vanish-mode exit: lab_stop left the dead mount $mnt"
 losetup -l -n -O BACK-FILE "$dev" 2>/dev/null | grep -q "^$mnt/" && fail "lab_stop left $dev"
-echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails; all removed"
+# what lab_loop changed in the queue is as it was (the number's next user's)
+while read -r f was; do
+	[ -z "$f" ] || [ "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")" = "$was" ] ||
+		fail "lab_stop left $f at $(cat "$f"), not $was"
+done <<<"$noted"
+echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails; all removed," \
+	"queue settings put back"
 
 # ---- a lab left by a killed test is removed by the next lab_start -------
 { bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2; lab_start --size 1m; lab_loop

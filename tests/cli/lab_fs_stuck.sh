@@ -189,7 +189,7 @@ echo "ok   meta-stat, a create of its setup that never completes: exit 1 in $too
 layout_up()
 {
 	fs_up --size 128m --hang-nth 600
-	echo 64 >"/sys/block/$(basename "$LAB_DEV")/queue/max_sectors_kb" ||
+	lab_queue_set max_sectors_kb 64 ||
 		fail "$LAB_DEV: cannot cut its requests to 64 KiB"
 }
 
@@ -280,7 +280,7 @@ echo "ok   Ctrl-C while a write of the layout hangs: exit 130 in $took ms, nothi
 # blocks: the sample's 4 KiB reads are the only ones labfs hangs.
 fs_up --size 128m --hang-size 4k
 lab_dir=$LAB_DIR
-echo 64 >"/sys/block/$(basename "$LAB_DEV")/queue/max_sectors_kb" ||
+lab_queue_set max_sectors_kb 64 ||
 	fail "$LAB_DEV: cannot cut its requests to 64 KiB"
 t0=$(ms)
 "$DISKBENCH" --test rand-read --bs 64k --qd 1 --size 32m --runtime 1s --ramp 0 --io-timeout 2s \

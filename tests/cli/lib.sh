@@ -12,6 +12,7 @@
 #                            LOOP_NAME
 #   make_blkio_cgroup NAME   cgroup v1 blkio group; sets CG_DIR
 #   run_in_cgroup DIR CMD... run CMD with its own PID in the cgroup DIR
+#   loop_queue_set DEV KNOB VALUE   queue/KNOB of our loop device, put back on exit
 #   json FILE PYEXPR         print a Python expression over the parsed file (as d)
 #   unmount DIR, settle DIR  umount with retries; wait for freed space to show
 #
@@ -138,17 +139,29 @@ lib_detach_loop()
 	return 1
 }
 
-# A loop device's queue outlives its attachment: a new one may carry the
-# scheduler its last user left. Tests measure it with the loop driver's
-# own (none); what was there is put back before it is detached.
+# loop_queue_set DEV KNOB VALUE: set queue/KNOB of a loop device the test
+# made, and put what was there back on exit. A loop device's queue
+# outlives its attachment: the next user of the number (another test, a
+# user's losetup) would get what a test left (the lab's nomerges 2 once
+# halved cliff.sh's throttled rates, its max_sectors_kb 64 cut them).
+# Fails (1) when the value is refused.
+loop_queue_set()
+{
+	local f=/sys/block/$(basename "$1")/queue/$2 was
+	was=$(cat "$f" 2>/dev/null) || return 1
+	[ "$2" = scheduler ] && was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$was")
+	[ "$was" = "$3" ] && return 0
+	echo "$3" >"$f" 2>/dev/null || return 1
+	at_exit "echo '$was' >'$f' 2>/dev/null"
+}
+
+# Tests measure a loop device with the loop driver's own scheduler (none),
+# whatever its last user left; what was there is put back before it is
+# detached.
 lib_loop_scheduler_none()
 {
-	local f=/sys/block/$(basename "$1")/queue/scheduler was
-	[ -w "$f" ] || return 0
-	was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$f")
-	[ -n "$was" ] && [ "$was" != none ] || return 0
-	echo none >"$f" 2>/dev/null || return 0
-	at_exit "echo '$was' >'$f' 2>/dev/null"
+	[ -w "/sys/block/$(basename "$1")/queue/scheduler" ] || return 0
+	loop_queue_set "$1" scheduler none || true
 }
 
 # make_loop MIB [random|zero|none] [DIR] [LOSETUP-OPTION...]: an image of MIB

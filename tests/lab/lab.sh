@@ -8,16 +8,19 @@
 #                            directory; sets LAB_DIR, LAB_MNT, LAB_FILE, LAB_LOG,
 #                            LAB_PID. A setting labfs refuses fails the test
 #                            with labfs's own message.
-#   lab_loop                 a loop device over LAB_FILE with --direct-io=on;
-#                            sets LAB_DEV. One per lab_start.
+#   lab_loop                 a loop device over LAB_FILE with --direct-io=on,
+#                            scheduler none, merging off; sets LAB_DEV. One per
+#                            lab_start.
+#   lab_queue_set KNOB VALUE queue/KNOB of LAB_DEV, put back by lab_stop
 #   lab_arm                  restart labfs's request counters and clocks (SIGUSR1),
 #                            so that --eio-nth, --stall, --hang-nth and
 #                            --vanish-after count from here, after udev's probing
 #   lab_requests [OP]        the log's request lines since the last arm (all ops,
 #                            or only OP: read, write, flush, trim):
 #                            SEQ OP OFFSET SIZE DELAY_NS SERVICE_NS RESULT ARRIVAL_NS
-#   lab_stop                 kill labfs, detach the loop device, unmount, remove
-#                            LAB_DIR; run on exit by lib.sh's at_exit
+#   lab_stop                 kill labfs, put back the queue settings, detach the
+#                            loop device, unmount, remove LAB_DIR; run on exit
+#                            by lib.sh's at_exit
 #   lab_sweep                find and remove lab mounts whose labfs is dead (and
 #                            the loop devices over them): run by lab_start
 #
@@ -107,6 +110,7 @@ lab_sweep()
 		# labfs gone, but its test still runs (--vanish-mode exit): its own
 		lab_owner_alive "$(dirname "$mnt")" && continue
 		msg "removing a lab mount left by a killed run: $mnt ($src)"
+		lab_queue_restore "$(dirname "$mnt")"
 		lab_detach_under "$mnt"
 		lab_unmount "$mnt" || continue
 		dir=$(dirname "$mnt")
@@ -164,14 +168,47 @@ lab_loop()
 		fail "losetup --direct-io=on $LAB_FILE: $(cat "$LAB_DIR/losetup.err")"
 	dio=$(losetup -l -n -O DIO "$LAB_DEV" | tr -d ' ')
 	[ "$dio" = 1 ] || fail "$LAB_DEV: the loop driver refused direct I/O over labfs"
-	lib_loop_scheduler_none "$LAB_DEV"
+	# the loop driver's own scheduler, whatever the number's last user left
+	lab_queue_set scheduler none || true
 	# Every request reaches labfs as diskbench made it: a batched
 	# submission (--batch) is plugged, and the block layer would merge
 	# neighbours into one read that labfs answers once. The device is ours
 	# and goes with the lab.
-	echo 2 >"/sys/block/$(basename "$LAB_DEV")/queue/nomerges" ||
-		fail "$LAB_DEV: cannot turn merging off"
+	lab_queue_set nomerges 2 || fail "$LAB_DEV: cannot turn merging off"
 	udevadm settle -t 5 2>/dev/null || true
+}
+
+# lab_queue_set KNOB VALUE: queue/KNOB of the lab's loop device, put back
+# by lab_stop (lab_queue_restore). A loop device's queue outlives its
+# attachment, so what the lab leaves, the next user of the number gets
+# (the lab's nomerges 2 and max_sectors_kb 64 once halved cliff.sh's
+# throttled rates). What was there is noted in LAB_DIR/queue, so that
+# lab_sweep puts it back for a killed test too.
+lab_queue_set()
+{
+	local f=/sys/block/$(basename "$LAB_DEV")/queue/$1 was
+	was=$(cat "$f" 2>/dev/null) || return 1
+	[ "$1" = scheduler ] && was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$was")
+	[ "$was" = "$2" ] && return 0
+	echo "$f $was" >>"$LAB_DIR/queue" || return 1
+	echo "$2" >"$f" 2>/dev/null || return 1
+}
+
+# lab_queue_restore DIR: put back what lab_queue_set noted in DIR/queue,
+# last first, on the loop devices still over a file of DIR's mount: once
+# labfs is gone (a limit written to a queue waits for it to drain, which
+# a request labfs holds never does) and before they are detached (after
+# that, another test may have the number).
+lab_queue_restore()
+{
+	local dir=$1 f was dev
+	[ -s "$dir/queue" ] || return 0
+	while read -r f was; do
+		dev=/dev/$(basename "$(dirname "$(dirname "$f")")")
+		losetup -l -n -O BACK-FILE "$dev" 2>/dev/null | grep -q "^$dir/mnt/" || continue
+		echo "$was" >"$f" 2>/dev/null || msg "warning: could not put back $f ($was)"
+	done < <(tac "$dir/queue")
+	: >"$dir/queue"
 }
 
 lab_arm()
@@ -208,6 +245,7 @@ lab_stop()
 		lab_alive "$LAB_PID" && kill -KILL "$LAB_PID" 2>/dev/null
 	fi
 	[ -n "$LAB_PID" ] && wait "$LAB_PID" 2>/dev/null
+	lab_queue_restore "$LAB_DIR"
 	[ -n "$LAB_DEV" ] && lib_detach_loop "$LAB_DEV"
 	lab_detach_under "$LAB_MNT"
 	lab_unmount "$LAB_MNT" && rm -rf --one-file-system -- "$LAB_DIR"
