@@ -139,7 +139,10 @@ int tune_knob_read(const struct tune_queue *q, enum tune_knob k, char *buf, size
  * flock(2) on it from before the rename until it has put the settings back
  * (or dies: the kernel drops the lock, so a kill -9 leaves a journal that
  * is free to claim). Only who holds the lock restores or removes it; a
- * journal whose lock is held belongs to a live tune.
+ * journal whose lock is held belongs to a live tune. Beside it the writer
+ * (or claimer) holds an exclusive flock on the disk's node, /dev/<disk>,
+ * for as long: journals in two directories are two locks, the node is
+ * one (-EBUSY, naming its holder, for the second).
  */
 #define TUNE_JOURNAL_DIR "/run/diskbench"
 
@@ -154,6 +157,11 @@ struct tune_journal {
 	char path[512];			/* where it is */
 	bool locked;			/* lock_fd holds the journal's lock */
 	int lock_fd;
+	/* with the journal's lock, the disk's own (flock on /dev/<disk>,
+	 * when there is such a node): tunes with other journal
+	 * directories, and tools that honour it, keep off the disk */
+	bool dev_locked;
+	int dev_fd;
 };
 
 /* The journal directory in use (TUNE_JOURNAL_DIR or the environment's). */

@@ -376,6 +376,9 @@ static int sweep(struct tune_ctx *c)
 	if (ret == -EEXIST)
 		return tune_cli_stop_at(c, 0, total, EXIT_REFUSED, "let the other tune finish, "
 					"then try again", "%s", err);
+	if (ret == -EBUSY)
+		return tune_cli_stop_at(c, 0, total, EXIT_REFUSED, "let it finish, then try again",
+					"refusing to tune %s: %s", c->r.queue.disk, err);
 	if (ret)
 		return tune_cli_stop_at(c, 0, total, EXIT_RUNTIME, "make the journal directory "
 					"writable for root ($DISKBENCH_TUNE_JOURNALS moves it)",

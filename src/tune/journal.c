@@ -280,7 +280,18 @@ int tune_journal_write(const struct tune_queue *q, struct tune_journal *j, char 
 		close(fd);
 		goto out_err;
 	}
+	/* a tune with another journal directory has no journal here: the
+	 * disk's node is where it would hold a lock */
+	ret = tune_devlock_take(q, &j->dev_fd, err, errlen);
+	if (ret) {
+		unlinkat(dfd, name, 0);
+		fsync(dfd);
+		close(fd);
+		close(dfd);
+		return ret;
+	}
 	close(dfd);
+	j->dev_locked = j->dev_fd >= 0;
 	j->lock_fd = fd;
 	j->locked = true;
 	return 0;
@@ -402,10 +413,13 @@ int tune_journal_claim(struct tune_journal *j, char *err, size_t errlen)
 	}
 	/* held: nobody changes it now; what is restored is what it says */
 	ret = tune_journal_read(disk, j, err, errlen);
+	if (!ret)
+		ret = tune_devlock_take(&j->saved, &j->dev_fd, err, errlen);
 	if (ret) {
 		close(fd);
 		return ret;
 	}
+	j->dev_locked = j->dev_fd >= 0;
 	j->lock_fd = fd;
 	j->locked = true;
 	return 0;
@@ -415,6 +429,10 @@ void tune_journal_release(struct tune_journal *j)
 {
 	if (!j->locked)
 		return;
+	if (j->dev_locked)
+		close(j->dev_fd);
+	j->dev_locked = false;
+	j->dev_fd = -1;
 	close(j->lock_fd);
 	j->locked = false;
 	j->lock_fd = -1;

@@ -35,4 +35,15 @@ int tune_journal_bad(char *err, size_t errlen, const char *path, unsigned no, co
  * err. */
 int tune_journal_remove(struct tune_journal *j, char *err, size_t errlen);
 
+/*
+ * devlock.c: the exclusive flock(2) on /dev/<q->disk> (when that is the
+ * disk's node), the lock systemd-udevd and util-linux's partitioning and
+ * mkfs tools take, so that two tunes with other journal directories, or a
+ * tune and such a tool, never change one disk at once. 0 with *fd the
+ * locked descriptor, or -1 when there is no such node (the journal's lock
+ * alone then); -EBUSY naming the holder (from /proc/locks) when another
+ * holds it, or -errno.
+ */
+int tune_devlock_take(const struct tune_queue *q, int *fd, char *err, size_t errlen);
+
 #endif

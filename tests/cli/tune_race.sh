@@ -5,12 +5,13 @@
 # tunes are refused without being told to run --restore; then 20 times two
 # tunes (started together, or the second a little later) and a --restore
 # race on one disk: one tune runs at a time, nothing is restored from a live
-# tune, and every setting ends as it began.
+# tune, and every setting ends as it began. A tune with other journals (and
+# its --restore), or beside flock(1) on the disk's node, is refused too.
 set -u
 . "$srcdir/tests/cli/lib.sh"
 need_root
 once_per_suite "its 20 races a pass find a locking fault, not a memory one"
-need_cmd losetup python3
+need_cmd losetup python3 flock
 need_diskbench
 make_tmpdir /dev/shm
 T=$TMP_DIR
@@ -68,6 +69,58 @@ rc=$?
 [ "$(settings "$DEV")" = "$before" ] || fail "after the tune: $(settings "$DEV"), before: $before"
 [ "$(json "$T/a.json" 'd["restored"]')" = True ] || fail "the tune does not say restored"
 [ -e "$JOURNAL" ] && fail "the tune left its journal"
+
+# ---- other journal directories, and tools: the disk's node is one lock ------
+# (found by hand: a second tune with its own DISKBENCH_TUNE_JOURNALS ran
+# beside a first, and each stopped at the other's change)
+mkdir -m 700 "$T/other"
+"$DISKBENCH" tune --runtime 300ms --ramp 0 --blocks 8 --scheduler none,mq-deadline \
+	--workload rand-read --quiet "$DEV" >"$T/b.out" 2>"$T/b.err" &
+bpid=$!
+for _ in $(seq 200); do
+	[ -e "$JOURNAL" ] && break
+	sleep 0.05
+done
+[ -e "$JOURNAL" ] || fail "the tune wrote no journal: $(cat "$T/b.err")"
+out=$(DISKBENCH_TUNE_JOURNALS=$T/other "$DISKBENCH" tune --runtime 100ms --ramp 0 --blocks 3 \
+	--scheduler none,mq-deadline --workload rand-read --quiet "$DEV" 2>&1)
+rc=$?
+[ "$rc" -eq 3 ] || fail "a tune with other journals beside a running one: exit $rc, want 3: $out"
+printf '%s' "$out" | grep -q "/dev/$NAME is locked by pid $bpid (diskbench)" ||
+	fail "a tune with other journals: '$out' does not name the running tune"
+[ -z "$(ls -A "$T/other")" ] || fail "the refused tune left $(ls -A "$T/other")"
+# a journal there that no tune holds (a copy of the live one: the same disk,
+# the settings before): its --restore would undo the live tune's trial
+cp "$JOURNAL" "$T/other/"
+out=$(DISKBENCH_TUNE_JOURNALS=$T/other "$DISKBENCH" tune --restore "$DEV" 2>&1)
+rc=$?
+[ "$rc" -eq 3 ] || fail "--restore of other journals beside a running tune: exit $rc: $out"
+printf '%s' "$out" | grep -q "is locked by pid $bpid" || fail "--restore of other journals: $out"
+[ -e "$T/other/$NAME.journal" ] || fail "the refused --restore removed its journal"
+rm -f "$T/other/$NAME.journal"
+wait "$bpid"
+rc=$?
+[ "$rc" -eq 0 ] || fail "the running tune beside the refused ones: exit $rc: $(cat "$T/b.err")"
+[ "$(settings "$DEV")" = "$before" ] || fail "after the tune: $(settings "$DEV"), before: $before"
+# a tool that holds the node's lock the way udev and util-linux do
+# (-o: flock itself holds it, not its command, so killing flock lets go)
+flock -o "$DEV" sleep 60 &
+fpid=$!
+for _ in $(seq 100); do
+	grep -q "FLOCK.* WRITE $fpid " /proc/locks && break
+	sleep 0.05
+done
+out=$("$DISKBENCH" tune --runtime 100ms --ramp 0 --blocks 3 --scheduler none,mq-deadline \
+	--workload rand-read --quiet "$DEV" 2>&1)
+rc=$?
+pkill -P "$fpid" sleep 2>/dev/null
+kill "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+[ "$rc" -eq 3 ] || fail "a tune beside flock $DEV: exit $rc, want 3: $out"
+printf '%s' "$out" | grep -q "is locked by pid $fpid (flock)" || fail "beside flock: $out"
+[ -e "$JOURNAL" ] && fail "the refused tune left its journal"
+[ "$(settings "$DEV")" = "$before" ] || fail "beside flock: $(settings "$DEV"), before: $before"
+echo "ok: the disk's node locks out a tune with other journals, their --restore, and beside flock(1)"
 
 # ---- two tunes and a --restore at once, 20 times ----------------------------
 ran=0 moved=0

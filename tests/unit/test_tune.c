@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -476,6 +477,22 @@ static void test_journal_stale(void **state)
 	rm_file(name);
 }
 
+/* Can /dev/disk be flock'ed exclusively now (and let go at once)? 0 or
+ * -errno (-EWOULDBLOCK: somebody holds it). */
+static int node_lockable(const char *disk)
+{
+	char path[96];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/dev/%s", disk);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = flock(fd, LOCK_EX | LOCK_NB) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 /* Write a real disk's settings (only read: no root needed), read them
  * back, and be refused a second journal while the first is there. */
 static void test_journal_round_trip(void **state)
@@ -485,6 +502,7 @@ static void test_journal_round_trip(void **state)
 	struct tune_journal j, back;
 	struct tune_queue q;
 	int k, ret;
+	bool node;
 
 	(void)state;
 	if (!some_disk(disk, sizeof(disk)))
@@ -499,6 +517,7 @@ static void test_journal_round_trip(void **state)
 		fail_msg("%s: %s", disk, err);
 	assert_true(q.have[KNOB_SCHEDULER]);
 
+	node = node_lockable(disk) == 0;
 	assert_int_equal(tune_journal_write(&q, &j, err, sizeof(err)), 0);
 	snprintf(name, sizeof(name), "%s.journal", disk);
 	snprintf(want, sizeof(want), "%s/%s", jdir, name);
@@ -537,6 +556,11 @@ static void test_journal_round_trip(void **state)
 	/* the journal is the writer's lock: nobody else may claim it (to
 	 * restore or remove it) while the writer holds it */
 	assert_true(j.locked);
+	/* and the disk's node is locked too, when it can be opened here
+	 * (root): another open of it cannot lock it */
+	assert_int_equal(j.dev_locked, node);
+	if (node)
+		assert_int_equal(node_lockable(disk), -EWOULDBLOCK);
 	ret = tune_journal_read(disk, &back, err, sizeof(err));
 	if (ret)
 		fail_msg("%s", err);
@@ -551,6 +575,9 @@ static void test_journal_round_trip(void **state)
 	 * and once claimed, nobody else's */
 	tune_journal_release(&j);
 	assert_false(j.locked);
+	assert_false(j.dev_locked);
+	if (node)
+		assert_int_equal(node_lockable(disk), 0);
 	ret = tune_journal_claim(&back, err, sizeof(err));
 	if (ret)
 		fail_msg("claim: %s", err);
