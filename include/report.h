@@ -139,7 +139,8 @@ const char *report_verify_note(const struct test_result *t, char *buf, size_t le
 const char *report_unwritten_note(const struct test_result *t, const struct read_layout *l,
 				  char *buf, size_t len);
 /* t's own-cost note, without its name: "tool's own cost: 1.06 system
- * calls and 0.811 us CPU per op (384743 calls), busiest job 80 % of a CPU";
+ * calls and 0.811 us CPU per op (384743 calls), busiest job 80 % of a CPU",
+ * then ", jobs waited for a CPU 2.1 % of the time" when that was measured;
  * "" when its system calls were not counted. */
 const char *report_cost_note(const struct test_result *t, char *buf, size_t len);
 

@@ -34,6 +34,8 @@ struct test_run {
 	double iops, bytes_per_sec;
 	uint64_t lat_p50_ns, lat_p99_ns;
 	double cpu_user_pct, cpu_sys_pct, usec_per_op;
+	bool cpu_wait_valid;		/* cpu_wait_pct was measured */
+	double cpu_wait_pct;		/* see test_result.cpu_wait_pct */
 	bool dev_valid;
 	uint64_t dev_read_bytes, dev_write_bytes;
 	uint64_t errors;
@@ -168,6 +170,16 @@ struct test_result {
 				 * job) may be what bounds the result; 0 unknown */
 	bool tool_bound;	/* it was (result_annotate: ANNOTATE_TOOL_BOUND_PCT,
 				 * an engine that moves data) */
+	/* The share of its window the average job stood ready to run but
+	 * waited for a CPU (the kernel's run-queue delay, schedstat), x 100:
+	 * the machine's load as this test felt it. Over runs, the mean
+	 * weighted by their windows. A QD1 job that waits w % of its time
+	 * would be up to 1 / (1 - w) faster on an idle CPU: compare widens
+	 * a test's band by the difference of its two sides. cpu_wait_valid
+	 * false when not measured (a result saved before, an import, a
+	 * kernel without schedstat). */
+	bool cpu_wait_valid;
+	double cpu_wait_pct;
 
 	/* The tool's own system calls in the windows, summed over the jobs
 	 * (engine_ctx.syscalls; a file test's own count, wl_ops.syscalls);

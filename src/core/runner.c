@@ -119,8 +119,9 @@ static void merge_errors(const struct worker *ws, unsigned n, struct test_result
 static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 		  struct test_result *out)
 {
-	uint64_t cpu_user = 0, cpu_sys = 0, window = 0, span = 0, run;
+	uint64_t cpu_user = 0, cpu_sys = 0, window = 0, span = 0, run, waited = 0, waited_in = 0;
 	const struct wl_ops *ops = ws[0].spec->wl->ops;
+	bool wait_valid = true;
 	double busy;
 
 	/* Counted: by every engine; by a file test that counts its calls. */
@@ -144,6 +145,9 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 		cpu_user += w->cpu_user_ns;
 		cpu_sys += w->cpu_sys_ns;
 		out->syscalls += w->syscalls;
+		wait_valid = wait_valid && w->cpu_wait_valid;
+		waited += w->cpu_wait_ns;
+		waited_in += w->t_end > w->t_start ? w->t_end - w->t_start : 0;
 		/* how much of a core the job kept busy (tool-bound?) */
 		if (w->t_end > w->t_start) {
 			busy = 100.0 * (double)(w->cpu_user_ns + w->cpu_sys_ns) /
@@ -174,6 +178,9 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 	}
 	if (out->ops)
 		out->usec_per_op = (double)(cpu_user + cpu_sys) / 1000.0 / (double)out->ops;
+	/* how much of its window the average job stood ready, not running */
+	out->cpu_wait_valid = wait_valid && waited_in;
+	out->cpu_wait_pct = out->cpu_wait_valid ? 100.0 * (double)waited / (double)waited_in : 0;
 }
 
 
@@ -492,6 +499,8 @@ static void run_abandon(struct run *r, struct test_result *out, bool setup)
 			if (!w->opened)
 				w->t_start = now;
 			w->cpu_user_ns = w->cpu_sys_ns = w->syscalls = 0;
+			w->cpu_wait_ns = 0;
+			w->cpu_wait_valid = false;
 			w->t_end = now;
 		}
 		if (!w->errors++) {

@@ -33,6 +33,31 @@ static void thread_cpu(uint64_t *user, uint64_t *sys)
 	*sys = tv_ns(&ru.ru_stime);
 }
 
+/* The time this thread has waited on a run queue for a CPU, in ns, into
+ * *ns (/proc/thread-self/schedstat's second field: CONFIG_SCHED_INFO).
+ * false when the kernel does not say. Read twice a window, never per I/O. */
+static bool thread_waited(uint64_t *ns)
+{
+	unsigned long long ran, waited;
+	char buf[96];
+	ssize_t n;
+	int fd;
+
+	*ns = 0;
+	fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &ran, &waited) != 2)
+		return false;
+	*ns = waited;
+	return true;
+}
+
 static int worker_fail(struct worker *w, int err, const char *what)
 {
 	w->err = err;
@@ -304,23 +329,29 @@ static void window_open(struct worker *w, uint64_t now)
 	w->opened = true;
 	w->syscalls = worker_syscalls(w);
 	thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+	w->cpu_wait_valid = thread_waited(&w->cpu_wait_ns);
 }
 
 /* Close it at now (one never opened is empty) and publish the end last:
  * the runner's thread waits for it (wait_windows). */
 static void window_close(struct worker *w, bool opened, uint64_t now)
 {
-	uint64_t u, sy;
+	uint64_t u, sy, wt;
 
 	if (!opened) {
 		w->t_start = now;
 		w->cpu_user_ns = w->cpu_sys_ns = 0;
 		w->syscalls = 0;
+		w->cpu_wait_ns = 0;
+		w->cpu_wait_valid = false;
 	} else {
 		thread_cpu(&u, &sy);
 		w->cpu_user_ns = u - w->cpu_user_ns;
 		w->cpu_sys_ns = sy - w->cpu_sys_ns;
 		w->syscalls = worker_syscalls(w) - w->syscalls;
+		w->cpu_wait_valid = w->cpu_wait_valid && thread_waited(&wt) &&
+				    wt >= w->cpu_wait_ns;
+		w->cpu_wait_ns = w->cpu_wait_valid ? wt - w->cpu_wait_ns : 0;
 	}
 	__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 }

@@ -134,6 +134,11 @@ struct worker {
 	uint64_t t_start, t_end;	/* measured window */
 	bool opened;			/* the window opened (t_start is its start) */
 	uint64_t cpu_user_ns, cpu_sys_ns;
+	/* The time it waited on a run queue for a CPU in the window (the
+	 * reading at its opening, then the difference); cpu_wait_valid false
+	 * when the kernel does not say (no /proc/thread-self/schedstat) */
+	uint64_t cpu_wait_ns;
+	bool cpu_wait_valid;
 	/* System calls in the window: the count (engine_ctx.syscalls, or the
 	 * workload's wl_ops.syscalls) at its opening, then the difference */
 	uint64_t syscalls;

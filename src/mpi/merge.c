@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ enum {
 	U_DEV_WRITE, U_ERRNO, U_ERROFF, U_LAT_N, U_LAT_MIN, U_LAT_MAX, U_LAT_SUM,
 	U_LAT_SUMSQ_LO, U_LAT_SUMSQ_HI, U_SYSCALLS_VALID, U_SYSCALLS, U_N
 };
-enum { D_USER, D_SYS, D_USEC_OP, D_JOB_MAX, D_N };
+enum { D_USER, D_SYS, D_USEC_OP, D_JOB_MAX, D_WAIT, D_N };
 
 static void card_of(const struct mpi_run *m, const struct test_result *tr, uint64_t end,
 		    uint64_t *u, double *d)
@@ -58,6 +59,7 @@ static void card_of(const struct mpi_run *m, const struct test_result *tr, uint6
 	d[D_SYS] = tr->cpu_sys_pct;
 	d[D_USEC_OP] = tr->usec_per_op;
 	d[D_JOB_MAX] = tr->cpu_job_max_pct;
+	d[D_WAIT] = tr->cpu_wait_valid ? tr->cpu_wait_pct : NAN;
 }
 
 /* Device counters are a host's, seen alike by every rank on it: the
@@ -86,14 +88,15 @@ static void host_dev(const struct mpi_run *m, const struct result_ranks *rr, con
  * The root's test becomes the sum of every rank's, device bytes once per
  * host (host_dev). CPU percent adds up (each rank's CPU over its own
  * window); CPU per op is over all ops; the tool's system calls add up
- * (counted when every rank's were), its busiest job is the busiest of any.
+ * (counted when every rank's were), its busiest job is the busiest of any;
+ * the wait for a CPU is the ranks' mean (measured when every rank's was).
  */
 static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uint64_t *u,
 		      const double *d)
 {
 	const struct result_ranks *rr = m->r ? m->r->ranks : NULL;
 	struct hist *h = tr->lat;
-	double cpu_us = 0;
+	double cpu_us = 0, wait = 0;
 
 	tr->ops = tr->bytes = tr->runtime_ns = tr->errors = 0;
 	tr->dev_valid = true;
@@ -140,6 +143,7 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 		tr->syscalls += ui[U_SYSCALLS];
 		if (di[D_JOB_MAX] > tr->cpu_job_max_pct)
 			tr->cpu_job_max_pct = di[D_JOB_MAX];
+		wait += di[D_WAIT];	/* NaN: a rank's was not measured */
 		if (h) {
 			h->n += ui[U_LAT_N];
 			h->sum += ui[U_LAT_SUM];
@@ -151,6 +155,8 @@ static void sum_cards(const struct mpi_run *m, struct test_result *tr, const uin
 		}
 	}
 	tr->usec_per_op = tr->ops ? cpu_us / (double)tr->ops : 0;
+	tr->cpu_wait_valid = m->size > 0 && !isnan(wait);
+	tr->cpu_wait_pct = tr->cpu_wait_valid ? wait / m->size : 0;
 	tr->nranks = (unsigned)m->size;
 }
 

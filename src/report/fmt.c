@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -116,6 +117,10 @@ const char *report_cost_note(const struct test_result *t, char *buf, size_t len)
 		snprintf(buf, len, "tool's own cost: %.2f system calls and %.3f us CPU per op (%"
 			 PRIu64 " calls), busiest job %.0f %% of a CPU", t->syscalls_per_op,
 			 t->usec_per_op, t->syscalls, t->cpu_job_max_pct);
+	/* the machine's load as the jobs felt it (compare bands by it) */
+	if (t->syscalls_valid && t->cpu_wait_valid)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", jobs waited for a CPU %.1f %% "
+			 "of the time", t->cpu_wait_pct);
 	return buf;
 }
 

@@ -180,7 +180,8 @@ int load_check_test(const struct test_result *t, unsigned idx, char *where, size
 		return -EINVAL;
 	snprintf(where, wlen, "tests[%u].cpu", idx);
 	if (cpu(&c, "user_pct", t->cpu_user_pct, t->cpu_sys_pct, t->usec_per_op) ||
-	    real(&c, "job_max_pct", t->cpu_job_max_pct, 0, LOAD_MAX_PCT, true))
+	    real(&c, "job_max_pct", t->cpu_job_max_pct, 0, LOAD_MAX_PCT, true) ||
+	    real(&c, "wait_pct", t->cpu_wait_pct, 0, 100, true))
 		return -EINVAL;
 	snprintf(where, wlen, "tests[%u].lat_ns", idx);
 	if (latency(&c, t))

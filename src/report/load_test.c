@@ -603,6 +603,8 @@ int ld_test(struct ld *l, unsigned idx, json_t *o, struct test_result *t)
 		t->cpu_user_pct = t->runs[0].cpu_user_pct;
 		t->cpu_sys_pct = t->runs[0].cpu_sys_pct;
 		t->usec_per_op = t->runs[0].usec_per_op;
+		t->cpu_wait_valid = t->cpu_wait_valid && t->runs[0].cpu_wait_valid;
+		t->cpu_wait_pct = t->runs[0].cpu_wait_pct;
 	}
 	if (load_test_ranks(l, w, o, t))
 		return -EINVAL;

@@ -59,6 +59,8 @@ static void run_of(const struct test_result *t, struct test_run *run)
 	run->cpu_user_pct = t->cpu_user_pct;
 	run->cpu_sys_pct = t->cpu_sys_pct;
 	run->usec_per_op = t->usec_per_op;
+	run->cpu_wait_valid = t->cpu_wait_valid;
+	run->cpu_wait_pct = t->cpu_wait_pct;
 	run->dev_valid = t->dev_valid;
 	run->dev_read_bytes = t->dev_read_bytes;
 	run->dev_write_bytes = t->dev_write_bytes;
@@ -132,6 +134,7 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		}
 		verify_sum_add(&acc->verify, &run->verify);
 		acc->syscalls_valid = acc->syscalls_valid && run->syscalls_valid;
+		acc->cpu_wait_valid = acc->cpu_wait_valid && run->cpu_wait_valid;
 		acc->syscalls += run->syscalls;
 		if (run->cpu_job_max_pct > acc->cpu_job_max_pct)
 			acc->cpu_job_max_pct = run->cpu_job_max_pct;
@@ -169,7 +172,7 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 
 void repeat_finish(struct test_result *acc)
 {
-	double x[REPEAT_MAX], user_ns = 0, sys_ns = 0;
+	double x[REPEAT_MAX], user_ns = 0, sys_ns = 0, wait_ns = 0;
 	struct repeat_summary *s = &acc->summary;
 	unsigned n = acc->nruns, i;
 
@@ -197,7 +200,11 @@ void repeat_finish(struct test_result *acc)
 	for (i = 0; i < n; i++) {
 		user_ns += acc->runs[i].cpu_user_pct / 100 * (double)acc->runs[i].runtime_ns;
 		sys_ns += acc->runs[i].cpu_sys_pct / 100 * (double)acc->runs[i].runtime_ns;
+		wait_ns += acc->runs[i].cpu_wait_pct / 100 * (double)acc->runs[i].runtime_ns;
+		acc->cpu_wait_valid = acc->cpu_wait_valid && acc->runs[i].cpu_wait_valid;
 	}
+	acc->cpu_wait_pct = acc->cpu_wait_valid && acc->runtime_ns ?
+			    100 * wait_ns / (double)acc->runtime_ns : 0;
 	acc->cpu_user_pct = acc->runtime_ns ? 100 * user_ns / (double)acc->runtime_ns : 0;
 	acc->cpu_sys_pct = acc->runtime_ns ? 100 * sys_ns / (double)acc->runtime_ns : 0;
 	acc->usec_per_op = acc->ops ? (user_ns + sys_ns) / 1000 / (double)acc->ops : 0;
