@@ -126,6 +126,24 @@ struct compare_test {
 	 * completed"), "" when neither did: a failed side measured no
 	 * setting's speed, so the test takes no verdict. */
 	char failed[128];
+	/*
+	 * The machine's load as each side's jobs felt it: the share of their
+	 * window they stood ready but waited for a CPU (test_result.
+	 * cpu_wait_pct, the median of a side's runs; NaN when a side did not
+	 * measure it). A job that waits w % of its time would be up to
+	 * 1 / (1 - w) faster on an idle CPU (exactly so at QD1, where every
+	 * wait delays the next request), so the CPU alone could make the
+	 * after side machine_ratio = (1 - w_after) / (1 - w_before) as fast
+	 * as the before side. The throughput verdict's band is the noise
+	 * band widened on that side: [band_lo, band_hi] = [(1 - noise) x
+	 * min(1, machine_ratio), (1 + noise) x max(1, machine_ratio)] (the
+	 * noise band itself when either wait is unknown). busier: the
+	 * machine alone could move it beyond the noise band; p99, which the
+	 * waits move by more than the mean, then takes no verdict.
+	 */
+	double wait_before, wait_after, machine_ratio;
+	double band_lo, band_hi;
+	bool busier;
 };
 
 /* A fact or setting that differs between the two results. before or after
@@ -166,6 +184,8 @@ struct compare_pair {
 	unsigned nfailed;	/* of the unjudged: tests a side of which failed */
 	unsigned nmismatched;	/* of the unjudged: tests measured differently on the
 				 * two sides (compare_test.mismatch), none failed */
+	unsigned nbusier;	/* tests whose band the machine's load widened
+				 * (compare_test.busier), comparable, none failed */
 	/* The same counts of the p99 verdicts (lower latency is better). */
 	unsigned p99_better, p99_worse, p99_same, p99_unjudged;
 	/* The throughput verdicts together, and the headline that opens the

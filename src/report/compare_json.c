@@ -70,6 +70,17 @@ static void json_test(struct jw *w, const struct compare_test *t)
 		jw_field(w, "failed", t->failed);
 	else
 		jw_null(w, "failed");
+	/* the machine's load on each side, and the band it leaves a verdict */
+	jw_open(w, "cpu_wait_pct", '{', true);
+	jw_fixed(w, "before", t->wait_before, 3);
+	jw_fixed(w, "after", t->wait_after, 3);
+	jw_close(w, '}');
+	jw_double(w, "machine_ratio", t->machine_ratio);
+	jw_open(w, "band", '[', true);
+	jw_double(w, NULL, t->band_lo);
+	jw_double(w, NULL, t->band_hi);
+	jw_close(w, ']');
+	jw_bool(w, "busier", t->busier);
 	jw_open(w, "metrics", '{', false);
 	for (m = 0; m < CMP_NMETRICS; m++)
 		json_value(w, m, &t->m[m]);
@@ -159,6 +170,7 @@ static void json_pair(struct jw *w, const struct compare *c, const struct compar
 	jw_u64(w, "not_judged", p->nunjudged);
 	jw_u64(w, "failed", p->nfailed);
 	jw_u64(w, "measured_differently", p->nmismatched);
+	jw_u64(w, "busier", p->nbusier);
 	jw_field(w, "words", p->words);
 	jw_u64(w, "p99_better", p->p99_better);
 	jw_u64(w, "p99_worse", p->p99_worse);

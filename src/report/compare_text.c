@@ -161,6 +161,22 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 		textw_raw(o, "low conf.: fewer than %d runs on a side: (min..max) of the runs' "
 			  "ratios, and no verdict.", COMPARE_MIN_RUNS);
 	for (i = 0; i < p->ntests; i++) {
+		char mw[48];
+
+		t = &p->tests[i];
+		if (!t->busier || t->failed[0] || t->mismatch[0])
+			continue;
+		compare_metric_words(CMP_IOPS, t->machine_ratio, mw, sizeof(mw));
+		snprintf(note, sizeof(note), "busier: %.*s: its jobs waited for a CPU %.0f %% of "
+			 "the time before, %.0f %% after, which alone could make it up to %s; its "
+			 "throughput takes %+.0f %% to %+.0f %% as noise, and p99 no verdict.",
+			 (int)sizeof(t->before->name), t->before->name, t->wait_before,
+			 t->wait_after, mw, 100 * (t->band_lo - 1), 100 * (t->band_hi - 1));
+		textw_start(o, "");
+		textw_words(o, note, " ");
+		textw_nl(o);
+	}
+	for (i = 0; i < p->ntests; i++) {
 		t = &p->tests[i];
 		if (!t->failed[0])
 			continue;

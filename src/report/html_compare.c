@@ -358,6 +358,17 @@ static void pair_table(struct svg *w, const struct compare_pair *p, unsigned pi)
 			svg_esc(w, t->mismatch, sizeof(t->mismatch));
 			svg_printf(w, "; no verdict</small>");
 		}
+		if (t->busier && !t->mismatch[0] && !t->failed[0]) {
+			char mw[48];
+
+			compare_metric_words(CMP_IOPS, t->machine_ratio, mw, sizeof(mw));
+			svg_printf(w, " <span class=\"badge errors\">CPU busier</span> <small "
+				   "class=\"why\">its jobs waited for a CPU %.0f %% of the time "
+				   "before, %.0f %% after, which alone could make it up to %s: the "
+				   "throughput band is %+.0f %% to %+.0f %%, and p99 takes no "
+				   "verdict</small>", t->wait_before, t->wait_after, mw,
+				   100 * (t->band_lo - 1), 100 * (t->band_hi - 1));
+		}
 		svg_printf(w, "</td>");
 		table_metric(w, t, CMP_IOPS, true);
 		table_metric(w, t, CMP_LAT_P99, true);

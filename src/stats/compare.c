@@ -267,6 +267,7 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 		}
 		p->nfailed += t->failed[0] != '\0';
 		p->nmismatched += !t->failed[0] && t->mismatch[0];
+		p->nbusier += !t->failed[0] && !t->mismatch[0] && t->busier;
 		switch (t->m[CMP_IOPS].verdict) {
 		case CMP_BETTER: p->nbetter++; break;
 		case CMP_WORSE: p->nworse++; break;
@@ -430,6 +431,8 @@ static void pair_headline(struct compare_pair *p, double noise)
 		append(h, len, " (%u failed on a side)", p->nfailed);
 	if (p->nmismatched)
 		append(h, len, " (%u measured differently)", p->nmismatched);
+	if (p->nbusier)
+		append(h, len, " (%u with the CPU busier on one side: band widened)", p->nbusier);
 	if (!pj)
 		append(h, len, "; p99 latency not judged");
 	else if (!p->p99_better && !p->p99_worse)
@@ -537,6 +540,7 @@ static int compare_pair(struct compare_pair *p, const struct run_result *b,
 		}
 		mismatch(t->before, t->after, t->mismatch, sizeof(t->mismatch));
 		failed(t->before, t->after, t->failed, sizeof(t->failed));
+		compare_test_band(t, noise);
 		if (t->before->nruns < 2 || t->after->nruns < 2)
 			p->repeats = false;
 		r = t->m[CMP_IOPS].ratio;

@@ -22,6 +22,10 @@ void compare_runs_of(const struct test_result *b, const struct test_result *a,
  * runs)? */
 bool compare_test_judged(const struct compare_test *t, enum compare_metric m);
 
+/* t's sides' waits for a CPU and the band its verdicts use
+ * (compare_test.wait_before ... busier), around the noise band noise. */
+void compare_test_band(struct compare_test *t, double noise);
+
 /* The interval and verdict of metric m of test number i of a pair, at
  * level, into v (v->nbefore and v->nafter from compare_runs_of). */
 void compare_test_interval(const struct compare_test *t, unsigned i, enum compare_metric m,

@@ -168,6 +168,37 @@ bool compare_test_judged(const struct compare_test *t, enum compare_metric m)
 	       !isnan(v->med_ratio);
 }
 
+/* A side's wait for a CPU in % (the median of its runs'), NaN when
+ * any run did not measure it (an older result, an import). */
+static double side_wait(const struct test_result *t)
+{
+	double x[COMPARE_MAX_RUNS];
+	unsigned n = 0;
+
+	if (!t->cpu_wait_valid)
+		return NAN;
+	for (unsigned i = 0; i < t->nruns && n < COMPARE_MAX_RUNS; i++) {
+		if (!t->runs[i].cpu_wait_valid)
+			return NAN;
+		x[n++] = t->runs[i].cpu_wait_pct;
+	}
+	return n ? stats_median(x, n) : t->cpu_wait_pct;
+}
+
+void compare_test_band(struct compare_test *t, double noise)
+{
+	double wb = side_wait(t->before), wa = side_wait(t->after), mr = 1;
+
+	t->wait_before = wb;
+	t->wait_after = wa;
+	if (wb >= 0 && wb < 100 && wa >= 0 && wa < 100)
+		mr = (100 - wa) / (100 - wb);
+	t->machine_ratio = mr;
+	t->band_lo = (1 - noise) * fmin(1, mr);
+	t->band_hi = (1 + noise) * fmax(1, mr);
+	t->busier = mr < 1 - noise || mr > 1 + noise;
+}
+
 /*
  * The interval and verdict of metric m of test number i at level. Every
  * metric of a test draws the same resamples (the seed is the test's):
@@ -178,7 +209,7 @@ bool compare_test_judged(const struct compare_test *t, enum compare_metric m)
 void compare_test_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
 			   double level, double noise, struct compare_value *v)
 {
-	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS];
+	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS], lo_edge, hi_edge;
 	bool up = compare_metrics[m].higher_better;
 
 	run_values(t->before, m, xb);
@@ -189,9 +220,21 @@ void compare_test_interval(const struct compare_test *t, unsigned i, enum compar
 	v->level = level;
 	if (!compare_judged(m))
 		return;
-	if (v->lo > 1 + noise)
+	/* the band: noise, widened where the machine's load alone could
+	 * move the figure (compare_test_band); a latency moves the other
+	 * way, and its tail too far to bound: unjudged when the load differed */
+	if (up) {
+		lo_edge = t->band_lo;
+		hi_edge = t->band_hi;
+	} else if (t->busier) {
+		return;
+	} else {
+		lo_edge = (1 - noise) * fmin(1, 1 / t->machine_ratio);
+		hi_edge = (1 + noise) * fmax(1, 1 / t->machine_ratio);
+	}
+	if (v->lo > hi_edge)
 		v->verdict = up ? CMP_BETTER : CMP_WORSE;
-	else if (v->hi < 1 - noise)
+	else if (v->hi < lo_edge)
 		v->verdict = up ? CMP_WORSE : CMP_BETTER;
 	else
 		v->verdict = CMP_SAME;

@@ -327,6 +327,83 @@ static void test_noise_band(void **state)
 	result_free(&r[1]);
 }
 
+/* Test i of r waited for a CPU w % of each run's window. */
+static void set_wait(struct run_result *r, unsigned i, double w)
+{
+	struct test_result *t = &r->tests[i];
+
+	t->cpu_wait_valid = true;
+	t->cpu_wait_pct = w;
+	for (unsigned k = 0; k < t->nruns; k++) {
+		t->runs[k].cpu_wait_valid = true;
+		t->runs[k].cpu_wait_pct = w;
+	}
+}
+
+/* The machine's load differs: the band widens on the side the wait for a
+ * CPU alone could move a test, and only there; p99 takes no verdict. */
+static void test_busier(void **state)
+{
+	static const double up25[] = { 1250, 1262.5, 1237.5, 1256.25, 1243.75 };
+	struct run_result r[2] = { 0 };
+	const struct compare_test *t;
+	struct compare c;
+
+	(void)state;
+	add_runs(&r[0], "x", base5, lat5, 5);
+	add_runs(&r[1], "x", up25, lat5, 5);
+	/* before waited 30 %, after 10 %: the CPU alone could make after
+	 * 0.9 / 0.7 = 1.29x as fast, so 1.25x faster is no verdict */
+	set_wait(&r[0], 0, 30);
+	set_wait(&r[1], 0, 10);
+	build2(&c, r, 0.03);
+	t = &c.pairs[0].tests[0];
+	near(t->wait_before, 30);
+	near(t->wait_after, 10);
+	near(t->machine_ratio, 0.9 / 0.7);
+	near(t->band_lo, 0.97);
+	near(t->band_hi, 1.03 * 0.9 / 0.7);
+	assert_true(t->busier);
+	assert_true(t->m[CMP_IOPS].lo > 1.2);
+	assert_int_equal(t->m[CMP_IOPS].verdict, CMP_SAME);
+	assert_int_equal(t->m[CMP_LAT_P99].verdict, CMP_UNJUDGED);
+	assert_int_equal(c.pairs[0].nbusier, 1);
+	assert_non_null(strstr(c.pairs[0].headline, "(1 with the CPU busier on one side: band "
+				"widened)"));
+	compare_free(&c);
+	/* after waited more and was faster all the same: the band widens
+	 * towards slower only, and faster stands */
+	set_wait(&r[0], 0, 10);
+	set_wait(&r[1], 0, 30);
+	build2(&c, r, 0.03);
+	t = &c.pairs[0].tests[0];
+	near(t->band_lo, 0.97 * 0.7 / 0.9);
+	near(t->band_hi, 1.03);
+	assert_int_equal(t->m[CMP_IOPS].verdict, CMP_BETTER);
+	compare_free(&c);
+	/* a side that did not measure it (an older result): the noise band */
+	r[0].tests[0].cpu_wait_valid = false;
+	set_wait(&r[1], 0, 10);
+	build2(&c, r, 0.03);
+	t = &c.pairs[0].tests[0];
+	assert_true(isnan(t->wait_before));
+	near(t->machine_ratio, 1);
+	assert_false(t->busier);
+	assert_int_equal(t->m[CMP_IOPS].verdict, CMP_BETTER);
+	assert_int_equal(t->m[CMP_LAT_P99].verdict, CMP_SAME);
+	assert_int_equal(c.pairs[0].nbusier, 0);
+	compare_free(&c);
+	/* waits a little apart: within the noise, p99 judged as before */
+	set_wait(&r[0], 0, 11);
+	set_wait(&r[1], 0, 12);
+	build2(&c, r, 0.03);
+	assert_false(c.pairs[0].tests[0].busier);
+	assert_int_equal(c.pairs[0].tests[0].m[CMP_LAT_P99].verdict, CMP_SAME);
+	compare_free(&c);
+	result_free(&r[0]);
+	result_free(&r[1]);
+}
+
 /* Fewer than 5 runs on a side: the range, low confidence, no verdict. */
 static void test_low_confidence(void **state)
 {
@@ -569,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_zero_before),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_noise_band),
+		cmocka_unit_test(test_busier),
 		cmocka_unit_test(test_low_confidence),
 		cmocka_unit_test(test_family_and_seed),
 		cmocka_unit_test(test_batch_mismatch),
