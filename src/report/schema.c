@@ -129,7 +129,7 @@ const struct sfield schema_test_run[] = {
 	{ "cpu_sys_pct", SF_DOUBLE, AT(R, cpu_sys_pct) },
 	{ "cpu_usec_per_op", SF_DOUBLE, AT(R, usec_per_op) },
 	{ "cpu_wait_pct", SF_DOUBLE, AT(R, cpu_wait_pct), VALID(R, cpu_wait_valid, 0),
-	  .since = "cpuwait" },
+	  .since = "48fb9da" },
 	{ "device", SF_OBJECT, VALID(R, dev_valid, SF_INLINE), .sub = run_device },
 	{ "errors", SF_U64, AT(R, errors) },
 	/* with --repeat: its timeline and drift (timeline.h) */
@@ -157,7 +157,7 @@ static const struct sfield test_cpu[] = {
 	/* the share of the window a job waited for a CPU (the machine's
 	 * load as the test felt it); null: not measured */
 	{ "wait_pct", SF_FIXED, AT(S, cpu_wait_pct), VALID(S, cpu_wait_valid, 0), .decimals = 3,
-	  .since = "cpuwait" },
+	  .since = "48fb9da" },
 	{ 0 }
 };
 
