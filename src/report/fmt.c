@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -110,13 +111,26 @@ const char *report_fmt_capacity(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* v as a saved result holds it: written with decimals places (jw_fixed),
+ * read back by strtod. A figure the JSON keeps only so (cpu.job_max_pct)
+ * is shown from this, so that a run's own text and the report of its
+ * saved result round alike (49.4996 would show as 49 in one, 50 in the
+ * other). */
+static double as_saved(double v, int decimals)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	return strtod(b, NULL);
+}
+
 const char *report_cost_note(const struct test_result *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (t->syscalls_valid)
 		snprintf(buf, len, "tool's own cost: %.2f system calls and %.3f us CPU per op (%"
 			 PRIu64 " calls), busiest job %.0f %% of a CPU", t->syscalls_per_op,
-			 t->usec_per_op, t->syscalls, t->cpu_job_max_pct);
+			 t->usec_per_op, t->syscalls, as_saved(t->cpu_job_max_pct, 3));
 	/* the machine's load as the jobs felt it (compare bands by it) */
 	if (t->syscalls_valid && t->cpu_wait_valid)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", jobs waited for a CPU %.1f %% "
