@@ -43,8 +43,10 @@ $CHECK page one.html --json one.json >/dev/null || fail "one.html against one.js
 # 2. The page holds the result.
 "$DISKBENCH" report run.json >from-json.txt || fail "report run.json: exit $?"
 "$DISKBENCH" report run.html >from-html.txt || fail "report run.html: exit $?"
-cmp -s from-json.txt from-html.txt || fail "report of the page differs from report of the JSON"
-cmp -s run.txt from-html.txt || fail "report of the page differs from the run's own text"
+cmp -s from-json.txt from-html.txt ||
+	fail "report of the page differs from report of the JSON: $(diff from-json.txt from-html.txt | head -20)"
+cmp -s run.txt from-html.txt ||
+	fail "report of the page differs from the run's own text: $(diff run.txt from-html.txt | head -20)"
 "$DISKBENCH" report --quiet run.html --json again.json --html again.html ||
 	fail "report run.html --json --html: exit $?"
 cmp -s run.json again.json || fail "the JSON in the page is not the run's"
