@@ -293,6 +293,8 @@ note()
 		"$BL" "$REPEAT" "$NL" "$IOPS" "$(date -u +%FT%TZ)" "$VERSION" "$(uname -r)" "$l0" \
 		"$(cut -d' ' -f1 /proc/loadavg)" "$OTHERS" "$out" >>"$LEDGER"
 	echo "# $1 $2 $3/$N: ${out##*$'\t'} [others $OTHERS % of the CPUs]"
+	# KEEP holds every step's JSONs as the step ends: a run stopped hard keeps them
+	[ -z "$KEEP" ] || cp -u -- "$W"/*.json "$KEEP"/ 2>/dev/null
 	cpu_mark
 }
 # done_step LOAD PART I: the ledger has its row (at these settings)
@@ -388,7 +390,7 @@ echo "# device $DEV over $DEV_IMG; read_ahead_kb $CUR, swept with $V1,$V2"
 echo "# N=$N, loads: $LOADS (power: $POWER_LOADS); parts: $PARTS; trials ${RUNTIME:-$P_RUNTIME} +" \
 	"${RAMP:-$P_RAMP} ramp, $BL blocks, --repeat $REPEAT, noise $NL %; throttle $IOPS / $L10 /" \
 	"$L30 IOPS; at most $est min; ledger $LEDGER"
-[ -n "$KEEP" ] && at_exit "cp -- '$W'/*.json '$KEEP'/ 2>/dev/null"
+[ -n "$KEEP" ] && at_exit "cp -u -- '$W'/*.json '$KEEP'/ 2>/dev/null"
 [ -s "$LEDGER" ] || printf '%s\n' "$(python3 -c "import sys; sys.path.insert(0, '$HERE')
 import calibrate; print('\t'.join(calibrate.COLS))")" >"$LEDGER"
 # Round i runs step i of every load, so that a run stopped early has as many
