@@ -46,9 +46,10 @@ struct compare_value {
 	 * for p99.9, whose runs are not kept). med_ratio = median of after's
 	 * runs / median of before's; NaN without runs or with a median of 0.
 	 * With COMPARE_MIN_RUNS runs or more on both sides, [lo, hi] is the
-	 * percentile bootstrap interval of med_ratio at level (95 %
-	 * family-wise, Bonferroni over the verdicts of the pair: see
-	 * compare_pair.family) and low_confidence is false. With fewer on a
+	 * exact rank interval of the ratio (stats_rank_ratio) at 95 %
+	 * family-wise, Bonferroni over the verdicts of the pair (see
+	 * compare_pair.family), level what it holds (less when the runs are
+	 * too few to reach that), and low_confidence is false. With fewer on a
 	 * side, low_confidence is true and [lo, hi] is the range of the runs'
 	 * ratios (min after / max before .. max after / min before), level 0.
 	 * lo = hi = NaN when either side has no run.
@@ -70,8 +71,10 @@ enum compare_verdict { CMP_WORSE = -1, CMP_SAME = 0, CMP_BETTER = 1, CMP_UNJUDGE
 #define COMPARE_MIN_RUNS 5	/* fewer runs on a side: low confidence */
 #define COMPARE_MAX_RUNS 100	/* runs per side taken into an interval (REPEAT_MAX) */
 #define COMPARE_NOISE 0.03	/* the default noise band, +-3 % */
-#define COMPARE_RESAMPLES 4000	/* bootstrap resamples per interval */
-#define COMPARE_SEED 0x6469736b62656e63ull	/* fixed: the same inputs, the same output */
+/* The intervals were seeded bootstraps until the rank intervals came; the
+ * JSON's method still names these (0 resamples now: nothing is drawn). */
+#define COMPARE_RESAMPLES 0
+#define COMPARE_SEED 0x6469736b62656e63ull
 
 /* Does metric m take a verdict (throughput: IOPS, MB/s; p99)? */
 bool compare_judged(enum compare_metric m);
@@ -180,6 +183,12 @@ struct compare_pair {
 	 * and p99), the number the level is corrected for; counts of the
 	 * throughput verdicts (IOPS) by kind over the matched tests. */
 	unsigned family;
+	/* The least any of those intervals holds (compare_value.level): at
+	 * least 1 - 0.05 / family, or less when the runs are too few to reach
+	 * it (5 and 5 runs hold at most 1 - 2 / 252, enough for 6 verdicts).
+	 * The verdicts hold together at 1 - family (1 - level_held) or
+	 * better (compare_family_level). */
+	double level_held;
 	unsigned nbetter, nworse, nsame, nunjudged;
 	unsigned nfailed;	/* of the unjudged: tests a side of which failed */
 	unsigned nmismatched;	/* of the unjudged: tests measured differently on the
@@ -231,11 +240,16 @@ int compare_check(const struct run_result *results, const char *const *files, un
  * results and files: both must outlive it. o: the options, NULL for the
  * defaults. Returns 0, -EINVAL (a noise band outside [0, 1)) or -ENOMEM
  * (c then holds nothing); free with compare_free. Never prints. The same
- * inputs give the same intervals: the bootstrap is seeded.
+ * inputs give the same intervals: nothing is drawn at random.
  */
 int compare_build(struct compare *c, const struct run_result *results,
 		  const char *const *files, unsigned n, const struct compare_opts *o);
 void compare_free(struct compare *c);
+
+/* The level at which p's verdicts hold together (Bonferroni): 0.95, or
+ * less when its runs were too few for every interval to reach 1 - 0.05 /
+ * family (compare_pair.level_held). 0.95 when p has no verdict. */
+double compare_family_level(const struct compare_pair *p);
 
 /*
  * Is the drive itself another one: the model or the serial, known on both

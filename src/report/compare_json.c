@@ -36,7 +36,7 @@ static void json_value(struct jw *w, enum compare_metric m, const struct compare
 		jw_null(w, "interval");
 	} else {
 		jw_open(w, "interval", '{', true);
-		jw_cstr(w, "kind", v->low_confidence ? "range" : "bootstrap");
+		jw_cstr(w, "kind", v->low_confidence ? "range" : "rank");
 		jw_double(w, "low", v->lo);
 		jw_double(w, "high", v->hi);
 		if (v->low_confidence)
@@ -164,6 +164,9 @@ static void json_pair(struct jw *w, const struct compare *c, const struct compar
 	jw_double(w, "noise_k", COMPARE_NOISE_K);
 	jw_u64(w, "verdicts", p->family);
 	jw_double(w, "level", 1 - 0.05 / (p->family ? p->family : 1));
+	/* what the runs held: less than level and 0.95 when they were too few */
+	jw_double(w, "level_held", p->family ? p->level_held : 1 - 0.05);
+	jw_double(w, "family_level_held", compare_family_level(p));
 	jw_u64(w, "better", p->nbetter);
 	jw_u64(w, "worse", p->nworse);
 	jw_u64(w, "unchanged", p->nsame);
@@ -197,7 +200,7 @@ int report_compare_json(FILE *f, const struct compare *c)
 	jw_open(&w, "method", '{', false);
 	jw_cstr(&w, "sample", "one run (--repeat pass)");
 	jw_cstr(&w, "ratio", "median of after's runs / median of before's");
-	jw_cstr(&w, "interval", "percentile bootstrap");
+	jw_cstr(&w, "interval", "exact rank (Hodges-Lehmann, Mann-Whitney)");
 	jw_u64(&w, "resamples", COMPARE_RESAMPLES);
 	jw_u64(&w, "seed", COMPARE_SEED);
 	jw_cstr(&w, "correction", "bonferroni");

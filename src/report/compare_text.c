@@ -124,7 +124,7 @@ static bool any_runs(const struct compare_pair *p)
 /* The ratios of the runs' medians with their intervals and verdicts. */
 static void text_intervals(struct textw *o, const struct compare *c, const struct compare_pair *p)
 {
-	char name[80], ti[48], li[48], note[512];
+	char name[80], ti[48], li[48], note[640];
 	const struct compare_test *t;
 	unsigned w = name_width(p), i;
 	bool low = false;
@@ -145,13 +145,23 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 			  verdict_word(&t->m[CMP_LAT_P99], false));
 		low |= t->m[CMP_IOPS].low_confidence || t->m[CMP_LAT_P99].low_confidence;
 	}
-	if (p->family)
+	if (p->family && p->level_held < 1 - 0.05 / p->family - 1e-9)
 		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
-			 "[interval]: a percentile bootstrap over the runs (%d resamples, fixed "
-			 "seed) at %.4g %% each, so that the %u verdicts hold together at 95 %% "
-			 "(Bonferroni). faster/slower, lower/higher: the whole interval lies beyond "
-			 "the +-%.3g %% noise band (--noise); ~: no significant change.",
-			 COMPARE_RESAMPLES, 100 * (1 - 0.05 / p->family), p->family, 100 * c->noise);
+			 "[interval]: the exact rank interval of the ratio (every run after "
+			 "against every run before, no distribution assumed), at %.4g %% each, "
+			 "the most these runs allow, so that the %u verdicts hold together at "
+			 "%.0f %% (Bonferroni; more --repeat runs reach 95 %%). faster/slower, "
+			 "lower/higher: the whole interval lies beyond the +-%.3g %% noise band "
+			 "(--noise); ~: no significant change.", 100 * p->level_held, p->family,
+			 100 * compare_family_level(p), 100 * c->noise);
+	else if (p->family)
+		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
+			 "[interval]: the exact rank interval of the ratio (every run after "
+			 "against every run before, no distribution assumed), at %.4g %% each, so "
+			 "that the %u verdicts hold together at 95 %% (Bonferroni). faster/slower, "
+			 "lower/higher: the whole interval lies beyond the +-%.3g %% noise band "
+			 "(--noise); ~: no significant change.",
+			 100 * (1 - 0.05 / p->family), p->family, 100 * c->noise);
 	else
 		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs.");
 	textw_start(o, "");

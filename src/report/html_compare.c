@@ -479,10 +479,14 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 		svg_printf(w, "</div>\n<figcaption>The ratio after / before of each test: of the "
 			   "medians of its runs, with its interval");
 		if (p->family)
-			svg_printf(w, " (a percentile bootstrap at %.4g %% each, so that the %u "
-				   "verdicts hold together at 95 %%; a dashed bar: fewer than %d runs "
-				   "on a side, the range of the runs' ratios)",
-				   100 * (1 - 0.05 / p->family), p->family, COMPARE_MIN_RUNS);
+			svg_printf(w, " (the exact rank interval of the ratio, every run after against "
+				   "every run before, at %.4g %% each, so that the %u verdicts hold "
+				   "together at %.0f %%%s; a dashed bar: fewer than %d runs on a side, "
+				   "the range of the runs' ratios)", 100 * p->level_held, p->family,
+				   100 * compare_family_level(p),
+				   p->level_held < 1 - 0.05 / p->family - 1e-9 ?
+				   ", the most these runs allow: more --repeat runs reach 95 %" : "",
+				   COMPARE_MIN_RUNS);
 		else
 			svg_printf(w, " where there are runs to take one (a dashed bar: fewer than "
 				   "%d runs on a side, the range of the runs' ratios, not judged)",

@@ -242,7 +242,9 @@ static bool same_name(const struct test_result *x, const struct test_result *y)
  * The intervals and verdicts of a pair, once every test is matched: each
  * judged metric of each test is one verdict, and the level of each
  * interval is corrected for how many there are (Bonferroni: 1 - 0.05 /
- * family), so that the chance of any false alarm in the pair stays 5 %.
+ * family), so that the chance of any false alarm in the pair stays 5 %;
+ * level_held is the least an interval held (less than level only where
+ * runs are too few to reach it).
  * MB/s asks what IOPS asks (the same ops of a fixed size) and is not
  * counted twice.
  */
@@ -255,6 +257,7 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 		p->family += compare_test_judged(&p->tests[i], CMP_IOPS) +
 			     compare_test_judged(&p->tests[i], CMP_LAT_P99);
 	level = 1 - 0.05 / (p->family ? p->family : 1);
+	p->level_held = 1;
 	for (i = 0; i < p->ntests; i++) {
 		struct compare_test *t = &p->tests[i];
 
@@ -263,7 +266,9 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 
 			if (!v->low_confidence && !isnan(v->med_ratio) && !t->failed[0] &&
 			    (!compare_judged(m) || compare_test_judged(t, m)))
-				compare_test_interval(t, i, m, level, noise, v);
+				compare_test_interval(t, m, level, noise, v);
+			if (compare_judged(m) && compare_test_judged(t, m) && v->level > 0)
+				p->level_held = fmin(p->level_held, v->level);
 		}
 		p->nfailed += t->failed[0] != '\0';
 		p->nmismatched += !t->failed[0] && t->mismatch[0];
@@ -281,6 +286,13 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 		default: p->p99_unjudged++; break;
 		}
 	}
+}
+
+double compare_family_level(const struct compare_pair *p)
+{
+	if (!p->family)
+		return 0.95;
+	return fmax(0, fmin(0.95, 1 - p->family * (1 - p->level_held)));
 }
 
 /* The test of p whose metric m has verdict kind and the largest change

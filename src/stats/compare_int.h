@@ -26,9 +26,10 @@ bool compare_test_judged(const struct compare_test *t, enum compare_metric m);
  * (compare_test.wait_before ... busier), around the noise band noise. */
 void compare_test_band(struct compare_test *t, double noise);
 
-/* The interval and verdict of metric m of test number i of a pair, at
- * level, into v (v->nbefore and v->nafter from compare_runs_of). */
-void compare_test_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
-			   double level, double noise, struct compare_value *v);
+/* The interval and verdict of metric m of a pair's test t, at level (or
+ * what its runs can hold: v->level), into v (v->nbefore and v->nafter
+ * from compare_runs_of). */
+void compare_test_interval(const struct compare_test *t, enum compare_metric m, double level,
+			   double noise, struct compare_value *v);
 
 #endif

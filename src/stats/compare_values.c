@@ -200,24 +200,24 @@ void compare_test_band(struct compare_test *t, double noise)
 }
 
 /*
- * The interval and verdict of metric m of test number i at level. Every
- * metric of a test draws the same resamples (the seed is the test's):
- * MB/s of fixed-size ops is IOPS times a constant, and so gets the very
- * interval of IOPS, never another verdict from other draws of the same
- * runs.
+ * The interval and verdict of metric m of test t at level: the
+ * exact rank interval of the ratio (stats_rank_ratio), which holds for
+ * runs of any spread (one side's runs bimodal when a load came and went)
+ * and is the same every time for the same runs. MB/s of fixed-size ops is
+ * IOPS times a constant: its ratios, interval and verdict are IOPS's.
+ * v->level is what the interval holds: level, or less where the runs are
+ * too few to reach it (the range then).
  */
-void compare_test_interval(const struct compare_test *t, unsigned i, enum compare_metric m,
-			   double level, double noise, struct compare_value *v)
+void compare_test_interval(const struct compare_test *t, enum compare_metric m, double level,
+			   double noise, struct compare_value *v)
 {
 	double xb[COMPARE_MAX_RUNS], xa[COMPARE_MAX_RUNS], lo_edge, hi_edge;
 	bool up = compare_metrics[m].higher_better;
 
 	run_values(t->before, m, xb);
 	run_values(t->after, m, xa);
-	if (stats_bootstrap_ratio(xb, v->nbefore, xa, v->nafter, stats_median, level,
-				  COMPARE_RESAMPLES, COMPARE_SEED + 16 * i, &v->lo, &v->hi))
+	if (stats_rank_ratio(xb, v->nbefore, xa, v->nafter, level, &v->lo, &v->hi, &v->level))
 		return;
-	v->level = level;
 	if (!compare_judged(m))
 		return;
 	/* the band: noise, widened where the machine's load alone could

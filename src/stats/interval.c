@@ -1,4 +1,5 @@
-/* interval.c - confidence intervals: Student's t for few samples, the seeded percentile bootstrap. */
+/* interval.c - confidence intervals: Student's t for few samples, the seeded percentile
+ * bootstrap, the exact rank interval of a ratio of two samples. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -95,43 +96,70 @@ int stats_bootstrap(const double *x, unsigned n, stats_fn stat, double level, un
 	return 0;
 }
 
-int stats_bootstrap_ratio(const double *a, unsigned na, const double *b, unsigned nb,
-			  stats_fn stat, double level, unsigned resamples, uint64_t seed,
-			  double *lo, double *hi)
+/*
+ * U, the pairs (x from a sample of n, y from one of m) with x > y, over the
+ * C(n + m, n) equally likely orders of the two samples when they are alike:
+ * c[u] ways to get U = u, u = 0..n m. They are the coefficients of the
+ * Gaussian binomial [n + m, n]_q = prod over i = 1..n of (1 - q^(m + i)) /
+ * (1 - q^i), multiplied in factor by factor, each step a Gaussian binomial
+ * again (its coefficients no larger than the result's), which keeps the
+ * doubles' cancellation small.
+ */
+static void rank_counts(unsigned n, unsigned m, double *c)
 {
-	struct wl_rng rng;
-	double *da, *db, *stats;
-	unsigned r, k = 0;
+	unsigned top = n * m, i, u;
+
+	memset(c, 0, (top + 1) * sizeof(*c));
+	c[0] = 1;
+	for (i = 1; i <= n; i++) {
+		for (u = i; u <= top; u++)	/* times 1 / (1 - q^i) */
+			c[u] += c[u - i];
+		for (u = top; u >= m + i; u--)	/* times 1 - q^(m + i) */
+			c[u] -= c[u - m - i];
+	}
+}
+
+int stats_rank_ratio(const double *a, unsigned na, const double *b, unsigned nb, double level,
+		     double *lo, double *hi, double *held)
+{
+	unsigned top, k, i, j, n = 0;
+	double *d, *c, total = 0, tail;
 
 	*lo = *hi = NAN;
-	if (!na || !nb || !resamples)
+	*held = 0;
+	if (!na || !nb || na > STATS_RANK_MAX || nb > STATS_RANK_MAX)
 		return -EINVAL;
-	da = malloc(na * sizeof(*da));
-	db = malloc(nb * sizeof(*db));
-	stats = malloc(resamples * sizeof(*stats));
-	if (!da || !db || !stats) {
-		free(da);
-		free(db);
-		free(stats);
+	top = na * nb;
+	d = malloc(top * sizeof(*d));
+	c = malloc((top + 1) * sizeof(*c));
+	if (!d || !c) {
+		free(d);
+		free(c);
 		return -ENOMEM;
 	}
-	wl_rng_seed(&rng, seed);
-	for (r = 0; r < resamples; r++) {
-		double sa, sb;
-
-		resample(&rng, a, na, da);
-		resample(&rng, b, nb, db);
-		sa = stat(da, na);
-		sb = stat(db, nb);
-		if (sa > 0 && isfinite(sb))
-			stats[k++] = sb / sa;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb && a[i] > 0 && isfinite(a[i]) && isfinite(b[j]); j++)
+			d[n++] = b[j] / a[i];
+	if (n < top) {
+		free(d);
+		free(c);
+		return -EDOM;
 	}
-	if (k == resamples)
-		percentiles(stats, k, level, lo, hi);
-	free(da);
-	free(db);
-	free(stats);
-	return k == resamples ? 0 : -EDOM;
+	qsort(d, top, sizeof(*d), cmp_double);
+	rank_counts(na, nb, c);
+	for (i = 0; i <= top; i++)
+		total += c[i];
+	/* tail = P(U <= k - 1); the interval [d(k), d(top + 1 - k)] misses
+	 * with 2 tail: grow k while it still holds at level */
+	tail = c[0] / total;
+	for (k = 1; 2 * (k + 1) <= top + 1 && 1 - 2 * (tail + c[k] / total) >= level; k++)
+		tail += c[k] / total;
+	*lo = d[k - 1];
+	*hi = d[top - k];
+	*held = fmax(0, 1 - 2 * tail);
+	free(d);
+	free(c);
+	return 0;
 }
 
 /* ln Beta(a, b) */

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "interval.h"
 
 static void near(double got, double want)
 {
@@ -266,7 +267,8 @@ static void test_verdicts(void **state)
 	assert_int_equal(c.pairs[0].tests[1].m[CMP_LAT_P99].verdict, CMP_SAME);
 	/* two tests, throughput and p99 each: four verdicts, Bonferroni */
 	assert_int_equal(c.pairs[0].family, 4);
-	near(c.pairs[0].tests[0].m[CMP_IOPS].level, 1 - 0.05 / 4);
+	/* asked 1 - 0.05 / 4; 5 and 5 runs hold the range at 1 - 2 / 252 */
+	near(c.pairs[0].tests[0].m[CMP_IOPS].level, 1 - 2.0 / 252);
 	assert_int_equal(c.pairs[0].nbetter, 1);
 	assert_int_equal(c.pairs[0].nsame, 1);
 	assert_string_equal(c.pairs[0].words, "after.json vs before.json: 2.0x faster [2.0, 2.0] "
@@ -431,7 +433,7 @@ static void test_low_confidence(void **state)
 }
 
 /* More verdicts, wider intervals (the correction); the same inputs, the
- * same intervals (the seed); a test run differently takes no verdict. */
+ * same intervals; a test run differently takes no verdict. */
 static void test_family_and_seed(void **state)
 {
 	static const double noisy_a[] = { 1000, 1080, 940, 1030, 970, 1010, 990 };
@@ -455,11 +457,17 @@ static void test_family_and_seed(void **state)
 	assert_int_equal(c1.pairs[0].family, 2);
 	assert_int_equal(cm.pairs[0].family, 18);	/* t9 is not comparable */
 	assert_int_equal(cm.pairs[0].tests[9].m[CMP_IOPS].verdict, CMP_UNJUDGED);
+	/* 2 verdicts: 5 and 5 runs reach 97.5 %; 18 need more than 5 and 5
+	 * can hold (1 - 2 / 252 each), and the family's level says so */
+	assert_true(c1.pairs[0].level_held >= 1 - 0.05 / 2);
+	assert_true(fabs(compare_family_level(&c1.pairs[0]) - 0.95) < 1e-12);
+	assert_true(fabs(cm.pairs[0].level_held - (1 - 2.0 / 252)) < 1e-12);
+	assert_true(fabs(compare_family_level(&cm.pairs[0]) - (1 - 18 * 2.0 / 252)) < 1e-12);
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].lo == c2.pairs[0].tests[0].m[CMP_IOPS].lo);
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi == c2.pairs[0].tests[0].m[CMP_IOPS].hi);
 	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].lo <= c1.pairs[0].tests[0].m[CMP_IOPS].lo);
 	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].hi >= c1.pairs[0].tests[0].m[CMP_IOPS].hi);
-	/* MB/s of 4k ops is IOPS x 4096: the same draws give it the very
+	/* MB/s of 4k ops is IOPS x 4096: the same ratios give it the very
 	 * interval and verdict of IOPS, in every test */
 	for (int i = 0; i < 9; i++) {
 		const struct compare_value *io = &cm.pairs[0].tests[i].m[CMP_IOPS];
@@ -478,6 +486,85 @@ static void test_family_and_seed(void **state)
 	result_free(&one[1]);
 	result_free(&many[0]);
 	result_free(&many[1]);
+}
+
+/* P(U <= u) for samples of n and m by counting: every way to pick which n
+ * of the n + m ranks are the first sample's (n + m <= 16), the pairs in
+ * which the first sample's value is the larger. */
+static double brute_tail(unsigned n, unsigned m, unsigned u)
+{
+	unsigned long hits = 0, all = 0;
+
+	for (unsigned mask = 0; mask < 1u << (n + m); mask++) {
+		unsigned ones = 0, pairs = 0;
+
+		if ((unsigned)__builtin_popcount(mask) != n)
+			continue;
+		for (unsigned r = 0; r < n + m; r++) {	/* rank r from the smallest */
+			if (mask >> r & 1)
+				pairs += r - ones++;	/* the second sample's below it */
+		}
+		all++;
+		hits += pairs <= u;
+	}
+	return (double)hits / all;
+}
+
+/* The exact rank interval: its order statistics and what it holds, checked
+ * against counting every order of small samples; a side whose runs are
+ * bimodal (a load that came and went) is no significant change; few runs
+ * give the range and say what it holds; many runs stay finite. */
+static void test_rank_interval(void **state)
+{
+	static const double flat[] = { 33000, 33400, 32800, 33100, 32900 };
+	static const double bimodal[] = { 16000, 16200, 33200, 15900, 33050 };
+	double a[100], b[100], lo, hi, held;
+	unsigned sizes[][2] = { { 5, 5 }, { 4, 7 }, { 8, 8 }, { 3, 10 } };
+
+	(void)state;
+	for (unsigned s = 0; s < 4; s++) {
+		unsigned n = sizes[s][0], m = sizes[s][1], k = 1;
+
+		for (unsigned i = 0; i < n; i++)
+			a[i] = 100 + i;
+		for (unsigned j = 0; j < m; j++)
+			b[j] = 100.5 + j;
+		assert_int_equal(stats_rank_ratio(a, n, b, m, 0.95, &lo, &hi, &held), 0);
+		while (1 - 2 * brute_tail(n, m, k) >= 0.95)
+			k++;	/* the largest k with 1 - 2 P(U <= k - 1) >= 0.95 */
+		assert_true(fabs(held - (1 - 2 * brute_tail(n, m, k - 1))) < 1e-12);
+		assert_true(held >= 0.95);
+		/* 5 and 5 at 95 %: the 3rd smallest and largest of 25 ratios */
+		if (n == 5 && m == 5) {
+			assert_int_equal(k, 3);
+			assert_true(fabs(held - (1 - 8.0 / 252)) < 1e-12);
+			assert_true(fabs(lo - 101.5 / 104) < 1e-12);	/* 3 ratios <= it */
+			assert_true(fabs(hi - 104.5 / 101) < 1e-12);
+		}
+	}
+	/* runs 2-4 slow on one side: the median ratio is 2x, but every
+	 * order that puts 3 runs low is as likely under no change: ~ */
+	assert_int_equal(stats_rank_ratio(bimodal, 5, flat, 5, 1 - 0.05 / 6, &lo, &hi, &held), 0);
+	assert_true(lo < 1 && hi > 2);
+	/* 6 verdicts: 5 and 5 runs reach 1 - 0.05 / 6 with the range; 10 do not */
+	assert_int_equal(stats_rank_ratio(flat, 5, bimodal, 5, 1 - 0.05 / 10, &lo, &hi, &held), 0);
+	assert_true(fabs(held - (1 - 2.0 / 252)) < 1e-12 && held < 1 - 0.05 / 10);
+	assert_true(fabs(lo - 15900.0 / 33400) < 1e-12 && fabs(hi - 33200.0 / 32800) < 1e-12);
+	/* 100 and 100: the counts stay finite, the level is met, the interval
+	 * of two interleaved samples holds 1 */
+	for (unsigned i = 0; i < 100; i++) {
+		a[i] = 1000 + i;
+		b[i] = 1000.5 + i;
+	}
+	assert_int_equal(stats_rank_ratio(a, 100, b, 100, 1 - 0.05 / 18, &lo, &hi, &held), 0);
+	assert_true(held >= 1 - 0.05 / 18 && held < 1 && lo < 1 && hi > 1);
+	assert_true(hi / lo < 1.1);
+	/* bad input */
+	assert_int_equal(stats_rank_ratio(a, 0, b, 5, 0.95, &lo, &hi, &held), -EINVAL);
+	assert_int_equal(stats_rank_ratio(a, 101, b, 5, 0.95, &lo, &hi, &held), -EINVAL);
+	a[0] = 0;
+	assert_int_equal(stats_rank_ratio(a, 5, b, 5, 0.95, &lo, &hi, &held), -EDOM);
+	assert_true(isnan(lo) && isnan(hi) && held == 0);
 }
 
 /* A test's batch (--batch) is how it was measured: an old result's (0)
@@ -649,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_busier),
 		cmocka_unit_test(test_low_confidence),
 		cmocka_unit_test(test_family_and_seed),
+		cmocka_unit_test(test_rank_interval),
 		cmocka_unit_test(test_batch_mismatch),
 		cmocka_unit_test(test_change_words),
 		cmocka_unit_test(test_metric_words),
