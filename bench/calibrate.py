@@ -4,6 +4,12 @@
   calibrate.py row PART JSON...   one ledger row's outcome columns, from the
                                   JSON of one step (tab-separated, see COLS)
   calibrate.py table LEDGER...    the table of issue 20's goals, from ledgers
+  calibrate.py rejudge LEDGER KEEP DISKBENCH
+                                  the compare rows judged again by DISKBENCH's
+                                  compare from the runs kept in KEEP (the
+                                  directory calibrate.sh's KEEP filled); the
+                                  ledger is rewritten, each such row's
+                                  outcome new and "judged" naming the version
 
 A ledger is a tab-separated file, a header line then a row per step (an A/A
 sweep, an A/A pair, a power sweep, a power pair of comparisons). calibrate.sh
@@ -22,7 +28,9 @@ KEY = ["load", "part", "i", "trial", "blocks", "repeat", "noise", "iops"]
 CONTEXT = ["date", "version", "kernel", "load1_before", "load1_after", "others_cpu_pct"]
 # the outcome columns `row` prints ("-": not this part's)
 OUTCOME = ["false", "rec", "found10", "found30", "vetoed", "drifted", "early", "cpu", "text"]
-COLS = KEY + CONTEXT + OUTCOME
+# judged: the version whose compare judged a compare row's runs again
+# (rejudge); empty: the version that ran them (calibrate.sh writes none)
+COLS = KEY + CONTEXT + OUTCOME + ["judged"]
 
 BW = ("better", "worse")
 
@@ -66,7 +74,8 @@ def tune_facts(d):
                 if q.get("stopped_early") else "", s["reason"])}
 
 
-def row(part, paths):
+def outcome(part, paths):
+    """a step's outcome columns (a dict of OUTCOME), from its JSON"""
     out = dict.fromkeys(OUTCOME, "-")
     docs = [load(p) for p in paths]
     if part == "tune":
@@ -90,7 +99,57 @@ def row(part, paths):
             d["compared"][0]["summary"]["headline"] for d in docs)
     else:
         sys.exit("calibrate.py: unknown part %r" % part)
+    return out
+
+
+def row(part, paths):
+    out = outcome(part, paths)
     print("\t".join(out[c].replace("\t", " ").replace("\n", " ") for c in OUTCOME))
+
+
+def rejudge(ledger, keep, diskbench):
+    """compare and pcompare rows judged again from their kept runs"""
+    import os
+    import subprocess
+    import tempfile
+    ver = subprocess.run([diskbench, "--version"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()[0]
+    ver = ver.split("(git ")[1].split(")")[0] if "(git " in ver else ver.replace(" ", "_")
+    with open(ledger, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    sides = {"compare": [("a", "b")], "pcompare": [("base", "p10"), ("base", "p30")]}
+    n = missing = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rows:
+            if r["part"] not in sides:
+                continue
+            stem = os.path.join(keep, "%s-%s-%s" % (r["load"], "compare" if r["part"] == "compare"
+                                                    else "power", r["i"]))
+            outs = []
+            for k, (x, y) in enumerate(sides[r["part"]]):
+                a, b = "%s-%s.json" % (stem, x), "%s-%s.json" % (stem, y)
+                if not (os.path.exists(a) and os.path.exists(b)):
+                    break
+                o = os.path.join(tmp, "%d.json" % k)
+                subprocess.run([diskbench, "compare", "--quiet", "--noise", r["noise"], "--json", o,
+                                a, b], check=True, stdout=subprocess.DEVNULL)
+                outs.append(o)
+            if len(outs) < len(sides[r["part"]]):
+                missing += 1
+                continue
+            r.update(outcome(r["part"], outs))
+            r["judged"] = ver
+            n += 1
+    with open(ledger + ".new", "w", newline="") as f:
+        w = csv.DictWriter(f, COLS, delimiter="\t", lineterminator="\n", extrasaction="ignore",
+                           restval="")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (v or "").replace("\t", " ").replace("\n", " ") for k, v in r.items()
+                        if k in COLS})
+    os.replace(ledger + ".new", ledger)
+    print("calibrate.py: %d compare rows judged by %s, %d without their runs in %s (kept as were)"
+          % (n, ver, missing, keep))
 
 
 def cell(k, m, ok):
@@ -131,6 +190,9 @@ def print_group(g, rs):
     print("version %s; kernel %s; %s to %s"
           % (" ".join(sorted({r["version"] for r in rs})), " ".join(sorted({r["kernel"] for r in rs})),
              min(r["date"] for r in rs), max(r["date"] for r in rs)))
+    judged = sorted({r.get("judged") for r in rs} - {None, ""})
+    if judged:
+        print("compare rows judged again from their kept runs by %s" % " ".join(judged))
     print()
     print("| load | what | false verdicts | false recommendations | 10 % found | 30 % found |")
     print("|---|---|---|---|---|---|")
@@ -186,5 +248,7 @@ if __name__ == "__main__":
         row(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "rejudge":
+        rejudge(*sys.argv[2:])
     else:
         sys.exit(__doc__)

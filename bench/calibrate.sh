@@ -9,6 +9,9 @@
 #               [HOGDIR=/var/tmp] [KEEP=dir] [LEDGER=file] [POWER_LOADS=none]
 #               bench/calibrate.sh
 #        python3 bench/calibrate.py table LEDGER...   (the table of ledgers)
+#        python3 bench/calibrate.py rejudge LEDGER KEEP DISKBENCH
+#            (a stopped run's compare rows judged by another compare, from
+#            the runs KEEP holds: compare's verdicts are its inputs' alone)
 #
 # Devices, made here and removed on exit (nothing else is touched):
 #   the measured one  a loop device over a 256 MiB image in DEVDIR (RAM: the
