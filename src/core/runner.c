@@ -147,7 +147,7 @@ static void merge(struct worker *ws, unsigned n, const struct stall_watch *sw,
 		out->syscalls += w->syscalls;
 		wait_valid = wait_valid && w->cpu_wait_valid;
 		waited += w->cpu_wait_ns;
-		waited_in += w->t_end > w->t_start ? w->t_end - w->t_start : 0;
+		waited_in += w->cpu_wait_span_ns;
 		/* how much of a core the job kept busy (tool-bound?) */
 		if (w->t_end > w->t_start) {
 			busy = 100.0 * (double)(w->cpu_user_ns + w->cpu_sys_ns) /
@@ -499,7 +499,7 @@ static void run_abandon(struct run *r, struct test_result *out, bool setup)
 			if (!w->opened)
 				w->t_start = now;
 			w->cpu_user_ns = w->cpu_sys_ns = w->syscalls = 0;
-			w->cpu_wait_ns = 0;
+			w->cpu_wait_ns = w->cpu_wait_span_ns = 0;
 			w->cpu_wait_valid = false;
 			w->t_end = now;
 		}

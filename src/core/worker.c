@@ -329,6 +329,7 @@ static void window_open(struct worker *w, uint64_t now)
 	w->opened = true;
 	w->syscalls = worker_syscalls(w);
 	thread_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+	w->cpu_wait_span_ns = clock_ns();
 	w->cpu_wait_valid = thread_waited(&w->cpu_wait_ns);
 }
 
@@ -342,7 +343,7 @@ static void window_close(struct worker *w, bool opened, uint64_t now)
 		w->t_start = now;
 		w->cpu_user_ns = w->cpu_sys_ns = 0;
 		w->syscalls = 0;
-		w->cpu_wait_ns = 0;
+		w->cpu_wait_ns = w->cpu_wait_span_ns = 0;
 		w->cpu_wait_valid = false;
 	} else {
 		thread_cpu(&u, &sy);
@@ -352,6 +353,7 @@ static void window_close(struct worker *w, bool opened, uint64_t now)
 		w->cpu_wait_valid = w->cpu_wait_valid && thread_waited(&wt) &&
 				    wt >= w->cpu_wait_ns;
 		w->cpu_wait_ns = w->cpu_wait_valid ? wt - w->cpu_wait_ns : 0;
+		w->cpu_wait_span_ns = clock_ns() - w->cpu_wait_span_ns;
 	}
 	__atomic_store_n(&w->t_end, now, __ATOMIC_RELEASE);
 }

@@ -136,8 +136,12 @@ struct worker {
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	/* The time it waited on a run queue for a CPU in the window (the
 	 * reading at its opening, then the difference); cpu_wait_valid false
-	 * when the kernel does not say (no /proc/thread-self/schedstat) */
-	uint64_t cpu_wait_ns;
+	 * when the kernel does not say (no /proc/thread-self/schedstat).
+	 * cpu_wait_span_ns: the time from before the first reading to after
+	 * the second (the clock at opening, then the difference), what that
+	 * wait is a share of: a wait before the second reading but after the
+	 * window's end is in both, so the share stays at most 100 % */
+	uint64_t cpu_wait_ns, cpu_wait_span_ns;
 	bool cpu_wait_valid;
 	/* System calls in the window: the count (engine_ctx.syscalls, or the
 	 * workload's wl_ops.syscalls) at its opening, then the difference */
