@@ -227,11 +227,7 @@ sleep 1.5
 kill -0 "$dd_pid" 2>/dev/null || fail "--hang-nth 2: dd finished: $(cat "$WORK/hang.out")"
 grep -q "^# hang 2 read" "$LAB_LOG" || fail "--hang-nth 2: no hang logged"
 lab_stop
-for i in $(seq 50); do
-	kill -0 "$dd_pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$dd_pid" 2>/dev/null && fail "--hang-nth 2: dd still waits 5 s after labfs stopped"
+poll 50 ended "$dd_pid" || fail "--hang-nth 2: dd still waits 5 s after labfs stopped"
 wait "$dd_pid" && fail "--hang-nth 2: dd succeeded after its request was dropped"
 grep -q "^1+0 records in" "$WORK/hang.out" || fail "--hang-nth 2: dd said $(cat "$WORK/hang.out")"
 echo "ok   --hang-nth 2: dd held 1.5 s; when labfs stopped it failed ($(head -1 "$WORK/hang.out"))"
@@ -248,11 +244,7 @@ sleep 1.5
 kill -0 "$dd_pid" 2>/dev/null || fail "--hang-size 8k: dd finished: $(cat "$WORK/hang.out")"
 grep -q "^# hang 5 read 8192 8192$" "$LAB_LOG" || fail "--hang-size 8k: $(grep "^# hang" "$LAB_LOG")"
 lab_stop
-for i in $(seq 50); do
-	kill -0 "$dd_pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$dd_pid" 2>/dev/null && fail "--hang-size 8k: dd still waits 5 s after labfs stopped"
+poll 50 ended "$dd_pid" || fail "--hang-size 8k: dd still waits 5 s after labfs stopped"
 wait "$dd_pid" && fail "--hang-size 8k: dd succeeded after its request was dropped"
 echo "ok   --hang-size 8k: the first 8 KiB read after the arm held, not the ones before it"
 
@@ -298,11 +290,7 @@ echo "ok   --vanish-after 5 --vanish-mode exit: 5 reads, then every read fails; 
 { bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2; lab_start --size 1m; lab_loop
 	echo "$LAB_DEV $LAB_MNT $LAB_PID" >"$3"; kill -KILL $$' _ "$(dirname "$0")" "$LABFS" "$WORK/killed"; } 2>/dev/null
 read -r kdev kmnt kpid <"$WORK/killed" || fail "the killed lab did not start"
-for i in $(seq 50); do
-	lab_alive "$kpid" || break
-	sleep 0.1
-done
-lab_alive "$kpid" && fail "labfs (pid $kpid) outlived its killed test by 5 s"
+poll 50 not lab_alive "$kpid" || fail "labfs (pid $kpid) outlived its killed test by 5 s"
 lab_mounted "$kmnt" || fail "the killed test's mount is already gone: nothing to sweep"
 lab_sweep 2>"$WORK/sweep.err"
 lab_mounted "$kmnt" && fail "lab_sweep left $kmnt mounted"
@@ -319,10 +307,7 @@ bash -c '. "$1/lib.sh"; . "$1/../lab/lab.sh"; LABFS=$2
 	>/dev/null 2>&1 &
 live=$!
 at_exit "kill $live 2>/dev/null"
-for i in $(seq 50); do
-	[ -s "$WORK/live" ] && break
-	sleep 0.1
-done
+poll 50 test -s "$WORK/live"
 read -r ldev lmnt lpid <"$WORK/live" || fail "the running test's lab did not start"
 lab_alive "$lpid" && fail "--vanish-mode exit: labfs $lpid still runs"
 lab_sweep 2>/dev/null

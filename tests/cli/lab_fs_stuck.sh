@@ -90,15 +90,7 @@ fs_down()
 
 # gone TAG: no process whose command line holds TAG (a job left in the
 # kernel, a scratch removal's child) 5 s after labfs went
-gone()
-{
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "$1" >/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
+gone() { poll 50 not pgrep -f -- "$1" >/dev/null; }
 
 # lab_clear DEV: the loop device and the mounts of this lab are gone
 lab_clear()
@@ -124,12 +116,9 @@ errto=/dev/stdout
 	echo "rc=$?"
 } | cat >"$T/create.out" &
 pipe=$!
-for i in $(seq 300); do
-	kill -0 "$pipe" 2>/dev/null || break
-	sleep 0.1
-done
+poll 300 ended "$pipe"
 took=$(($(ms) - t0))
-kill -0 "$pipe" 2>/dev/null && fail "meta-create, a hang: its output still open 30 s later: $(cat "$T/create.out")"
+ended "$pipe" || fail "meta-create, a hang: its output still open 30 s later: $(cat "$T/create.out")"
 [ "$errto" = /dev/stdout ] || cat "$errto" >>"$T/create.out"
 rc=$(sed -n 's/^rc=//p' "$T/create.out")
 grep -q "^# hang" "$LAB_LOG" ||
@@ -210,11 +199,7 @@ layout_hung()
 # wait_ended PID: wait up to 30 s for it to end; its exit status in rc
 wait_ended()
 {
-	for i in $(seq 300); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$1" 2>/dev/null && return 1
+	poll 300 ended "$1" || return 1
 	wait "$1"
 	rc=$?
 }
@@ -255,11 +240,7 @@ lab_dir=$LAB_DIR
 	--json "$T/layint.json" "$FS" >"$T/layout.out" 2>"$T/layout.err" &
 pid=$!
 at_exit "kill -KILL $pid 2>/dev/null"
-for i in $(seq 300); do
-	grep -q "^# hang" "$LAB_LOG" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+poll 300 logged_or_ended "^# hang" "$LAB_LOG" "$pid"
 layout_hung "Ctrl-C in a hung layout"
 t0=$(ms)
 kill -INT "$pid"
@@ -312,21 +293,14 @@ lab_dir=$LAB_DIR
 	--json "$T/thread.json" "$FS" >"$T/thread.out" 2>"$T/thread.err" &
 pid=$!
 at_exit "kill -KILL $pid 2>/dev/null"
-for i in $(seq 300); do
-	json "$T/thread.json" 'd["tests"][0]["stuck"]' 2>/dev/null | grep -q True && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+thread_stuck() { json "$T/thread.json" 'd["tests"][0]["stuck"]' 2>/dev/null | grep -q True; }
+poll 300 eval 'thread_stuck || ended "$pid"'
 [ "$(json "$T/thread.json" 'd["tests"][0]["stuck_call"]["call"]' 2>/dev/null)" = create ] ||
 	fail "--thread, a hang: no result naming the create in 30 s: $(cat "$T/thread.err")"
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "--thread, a hang: the process ended while its thread was stuck (fix the doc)"
 fs_down
-for i in $(seq 100); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && fail "--thread, a hang: still running 10 s after labfs went"
+poll 100 ended "$pid" || fail "--thread, a hang: still running 10 s after labfs went"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 1 ] || fail "--thread, a hang: exit $rc, want 1: $(cat "$T/thread.err")"

@@ -74,11 +74,7 @@ grep -q "rand-read 4k qd1: a request at offset $off (job 0) did not complete wit
 	fail "a hang: stderr does not name it: $(cat "$T/hang.err")"
 lab_stop
 # its job process (a fork: the run's command line) ends once labfs goes
-for i in $(seq 50); do
-	pgrep -f -- "$T/hang.json" >/dev/null || break
-	sleep 0.1
-done
-pgrep -f -- "$T/hang.json" >/dev/null && fail "a hang: the abandoned job outlived labfs by 5 s"
+poll 50 not pgrep -f -- "$T/hang.json" >/dev/null || fail "a hang: the abandoned job outlived labfs by 5 s"
 echo "ok   a read that never completes: exit 1 in $took ms, named (ETIMEDOUT at $off), the job gone with labfs"
 
 # ---- Ctrl-C while a request hangs -----------------------------------------
@@ -88,19 +84,12 @@ lab_arm
 "$DISKBENCH" --test rand-read --engine io_uring --qd 4 --runtime 60s --ramp 0 --io-timeout 2s \
 	--json "$T/int.json" "$LAB_DEV" >"$T/int.out" 2>"$T/int.err" &
 pid=$!
-for i in $(seq 200); do
-	grep -q "^# hang" "$LAB_LOG" && break
-	sleep 0.05
-done
+poll 100 grep -q "^# hang" "$LAB_LOG"
 grep -q "^# hang" "$LAB_LOG" || { kill -KILL "$pid"; fail "Ctrl-C: labfs never hung a read"; }
 sleep 0.5
 t0=$(ms)
 kill -INT "$pid"
-for i in $(seq 150); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "Ctrl-C during a hang: still running 15 s later"; }
+poll 150 ended "$pid" || { kill -KILL "$pid"; fail "Ctrl-C during a hang: still running 15 s later"; }
 wait "$pid"
 rc=$?
 took=$(($(ms) - t0))
@@ -131,22 +120,14 @@ at_exit "kill -KILL $pid 2>/dev/null"
 # the trial ends at its runtime plus the default --io-timeout (5 s) and
 # tune stops; while the request is held the kernel cannot switch the
 # queue's scheduler (it drains the queue first), so the put-back waits
-for i in $(seq 300); do
-	grep -q "tune stopped" "$T/tune.err" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+poll 300 logged_or_ended "tune stopped" "$T/tune.err" "$pid"
 grep -q "^# hang" "$LAB_LOG" || fail "tune: labfs never hung a read (the sweep did fewer requests)"
 grep -q "tune stopped" "$T/tune.err" || fail "tune, a trial hanging: not stopped in 30 s: $(tail -3 "$T/tune.err")"
 grep -q "did not complete within 5.0 s (--io-timeout)" "$T/tune.err" ||
 	fail "tune, a trial hanging: the stop does not name the request: $(tail -3 "$T/tune.err")"
 # the device answers again (its request fails): tune puts it all back
 kill -TERM "$LAB_PID"
-for i in $(seq 300); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && fail "tune, a trial hanging: still running 30 s after labfs went"
+poll 300 ended "$pid" || fail "tune, a trial hanging: still running 30 s after labfs went"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 1 ] || fail "tune, a trial hanging: exit $rc, want 1: $(tail -3 "$T/tune.err")"

@@ -272,6 +272,25 @@ v = eval(sys.argv[2])
 print(json.dumps(v) if isinstance(v, (dict, list)) else v)' "$1" "$2"
 }
 
+# poll TENTHS CMD...: CMD every tenth of a second until it succeeds, at most
+# TENTHS times; 0 when it did, else its last status.
+poll()
+{
+	local n=$1 i
+	shift
+	for ((i = 1; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+# not CMD...: CMD failed (for poll). ended PID: the process is gone.
+not() { ! "$@"; }
+ended() { ! kill -0 "$1" 2>/dev/null; }
+# logged_or_ended PATTERN FILE PID: FILE has a line matching PATTERN, or PID
+# has ended (for poll: waiting for a run to reach a point, or to fail first)
+logged_or_ended() { grep -q -- "$1" "$2" 2>/dev/null || ended "$3"; }
+
 # expect_usage PATTERN ARGS...: diskbench ARGS exits 2 with one error line on
 # stderr that says PATTERN, and leaves no scratch directory in the current
 # directory or one below it.
