@@ -88,6 +88,19 @@ fs_down()
 	lab_stop
 }
 
+# scratch_said ERRFILE SCRATCH WHAT: the run either named SCRATCH as left
+# (in ERRFILE) or removed it after all (a cached lookup, no request to
+# hang); left says which, for the test's line
+scratch_said()
+{
+	if grep -qF "the scratch directory $2 was left: its file system stopped answering" "$1"; then
+		left="named as left"
+	else
+		[ ! -e "$2" ] || fail "$3: $2 left, and not said: $(cat "$1")"
+		left="removed"
+	fi
+}
+
 # gone TAG: no process whose command line holds TAG (a job left in the
 # kernel, a scratch removal's child) 5 s after labfs went
 gone() { poll 50 not pgrep -f -- "$1" >/dev/null; }
@@ -139,13 +152,7 @@ esac
 grep -qF "meta-create: a create of $path (job 0) did not complete within 2.0 s (--io-timeout)" "$T/create.out" ||
 	fail "meta-create, a hang: stderr does not name the create: $(cat "$T/create.out")"
 scratch=${path%/meta-0/*}
-if grep -qF "the scratch directory $scratch was left: its file system stopped answering" "$T/create.out"; then
-	left="named as left"
-else
-	# removed after all: then it is gone (a cached lookup, no request)
-	[ ! -e "$scratch" ] || fail "meta-create, a hang: $scratch left, and not said: $(cat "$T/create.out")"
-	left="removed"
-fi
+scratch_said "$T/create.out" "$scratch" "meta-create, a hang"
 fs_down
 gone "$J" || fail "meta-create, a hang: a process of the run outlived labfs by 5 s: $(pgrep -af -- "$J")"
 lab_clear "meta-create, a hang" "$lab_dir"
@@ -222,12 +229,7 @@ grep -Eq "^diskbench: $FS/diskbench\.[[:alnum:]]{6}/data: laying out the working
 [ ! -e "$T/layout.json" ] || fail "a hang in the layout: a run that measured nothing wrote a result"
 [ -s "$T/layout.out" ] && fail "a hang in the layout: a run that measured nothing printed a table"
 scratch=$(sed -n 's/^diskbench: \(.*\)\/data: laying out .*/\1/p' "$T/layout.err")
-if grep -qF "the scratch directory $scratch was left: its file system stopped answering" "$T/layout.err"; then
-	left="named as left"
-else
-	[ ! -e "$scratch" ] || fail "a hang in the layout: $scratch left, and not said: $(cat "$T/layout.err")"
-	left="removed"
-fi
+scratch_said "$T/layout.err" "$scratch" "a hang in the layout"
 fs_down
 gone "$T/layout.json" || fail "a hang in the layout: a process of the run outlived labfs by 5 s: $(pgrep -af -- "$T/layout.json")"
 lab_clear "a hang in the layout" "$lab_dir"

@@ -14,6 +14,7 @@
 
 #include "bounded.h"
 #include "clock.h"
+#include "stop_later.h"
 
 #define MS 1000000ull
 
@@ -103,16 +104,6 @@ static void test_slow_moves_on(void **state)
 	assert_int_equal(target_bounded(&b, fake_call, &f, out, sizeof(out)), 0);
 	assert_true(clock_ns() - t0 >= 600 * MS);
 	assert_int_equal(b.done, 8);
-}
-
-static volatile sig_atomic_t stop_flag;
-
-static void *raise_stop(void *arg)
-{
-	(void)arg;
-	usleep(100000);
-	stop_flag = 1;
-	return NULL;
 }
 
 /* A stop is relayed: a call that heeds it ends with its -EINTR at once;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "runner.h"
+#include "stop_later.h"
 
 #define QD 8
 
@@ -644,16 +645,6 @@ static void test_stall(void **state)
 	assert_int_equal(r.nstalls, 0);
 	assert_true(r.window_span_ns == r.runtime_ns);
 	result_test_free(&r);
-}
-
-static volatile sig_atomic_t stop_flag;
-
-static void *raise_stop(void *arg)
-{
-	(void)arg;
-	usleep(100000);
-	stop_flag = 1;
-	return NULL;
 }
 
 /* A stop (the CLI's SIGINT flag) reaches job processes, which get no
