@@ -189,6 +189,10 @@ struct compare_pair {
 	 * The verdicts hold together at 1 - family (1 - level_held) or
 	 * better (compare_family_level). */
 	double level_held;
+	/* The fewest runs a side (the same on both) that hold 1 - 0.05 /
+	 * family with any spread, what the text advises when level_held is
+	 * short of it (0: not even COMPARE_MAX_RUNS would) */
+	unsigned runs_needed;
 	unsigned nbetter, nworse, nsame, nunjudged;
 	unsigned nfailed;	/* of the unjudged: tests a side of which failed */
 	unsigned nmismatched;	/* of the unjudged: tests measured differently on the

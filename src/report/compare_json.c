@@ -167,6 +167,7 @@ static void json_pair(struct jw *w, const struct compare *c, const struct compar
 	/* what the runs held: less than level and 0.95 when they were too few */
 	jw_double(w, "level_held", p->family ? p->level_held : 1 - 0.05);
 	jw_double(w, "family_level_held", compare_family_level(p));
+	jw_u64(w, "runs_needed", p->runs_needed);
 	jw_u64(w, "better", p->nbetter);
 	jw_u64(w, "worse", p->nworse);
 	jw_u64(w, "unchanged", p->nsame);

@@ -150,10 +150,10 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 			 "[interval]: the exact rank interval of the ratio (every run after "
 			 "against every run before, no distribution assumed), at %.4g %% each, "
 			 "the most these runs allow, so that the %u verdicts hold together at "
-			 "%.0f %% (Bonferroni; more --repeat runs reach 95 %%). faster/slower, "
-			 "lower/higher: the whole interval lies beyond the +-%.3g %% noise band "
-			 "(--noise); ~: no significant change.", 100 * p->level_held, p->family,
-			 100 * compare_family_level(p), 100 * c->noise);
+			 "%.0f %% (Bonferroni; --repeat %u on both sides reaches 95 %%). "
+			 "faster/slower, lower/higher: the whole interval lies beyond the +-%.3g %% "
+			 "noise band (--noise); ~: no significant change.", 100 * p->level_held,
+			 p->family, 100 * compare_family_level(p), p->runs_needed, 100 * c->noise);
 	else if (p->family)
 		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
 			 "[interval]: the exact rank interval of the ratio (every run after "

@@ -478,19 +478,22 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 		ratio_plot(w, c, p, pi, CMP_LAT_P99);
 		svg_printf(w, "</div>\n<figcaption>The ratio after / before of each test: of the "
 			   "medians of its runs, with its interval");
-		if (p->family)
+		if (p->family) {
+			char more[96] = "";
+
+			if (p->level_held < 1 - 0.05 / p->family - 1e-9)
+				snprintf(more, sizeof(more), ", the most these runs allow: --repeat "
+					 "%u on both sides reaches 95 %%", p->runs_needed);
 			svg_printf(w, " (the exact rank interval of the ratio, every run after against "
 				   "every run before, at %.4g %% each, so that the %u verdicts hold "
 				   "together at %.0f %%%s; a dashed bar: fewer than %d runs on a side, "
 				   "the range of the runs' ratios)", 100 * p->level_held, p->family,
-				   100 * compare_family_level(p),
-				   p->level_held < 1 - 0.05 / p->family - 1e-9 ?
-				   ", the most these runs allow: more --repeat runs reach 95 %" : "",
-				   COMPARE_MIN_RUNS);
-		else
+				   100 * compare_family_level(p), more, COMPARE_MIN_RUNS);
+		} else {
 			svg_printf(w, " where there are runs to take one (a dashed bar: fewer than "
 				   "%d runs on a side, the range of the runs' ratios, not judged)",
 				   COMPARE_MIN_RUNS);
+		}
 		svg_printf(w, ". The shaded band is the noise band (&#177;%s %%, --noise); a test "
 			   "is coloured only where its whole interval lies beyond it: green better, "
 			   "red worse. Beside each ratio, both sides' figures as the table shows "

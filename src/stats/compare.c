@@ -238,6 +238,21 @@ static bool same_name(const struct test_result *x, const struct test_result *y)
 	return !strncmp(x->name, y->name, sizeof(x->name));
 }
 
+/* The fewest runs a side, the same on both, whose range (the widest
+ * interval, every run after beyond every run before) holds level: 2 /
+ * C(2n, n) <= 1 - level. 0 when not even COMPARE_MAX_RUNS do. */
+static unsigned runs_for_level(double level)
+{
+	double c = 2;	/* C(2n, n) at n = 1 */
+
+	for (unsigned n = 1; n <= COMPARE_MAX_RUNS; n++) {
+		if (2 / c <= 1 - level)
+			return n;
+		c *= (double)(2 * n + 2) * (2 * n + 1) / ((double)(n + 1) * (n + 1));
+	}
+	return 0;
+}
+
 /*
  * The intervals and verdicts of a pair, once every test is matched: each
  * judged metric of each test is one verdict, and the level of each
@@ -258,6 +273,7 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 			     compare_test_judged(&p->tests[i], CMP_LAT_P99);
 	level = 1 - 0.05 / (p->family ? p->family : 1);
 	p->level_held = 1;
+	p->runs_needed = runs_for_level(level);
 	for (i = 0; i < p->ntests; i++) {
 		struct compare_test *t = &p->tests[i];
 

@@ -235,6 +235,8 @@ flat = " ".join(text.split())
 if 2 * n > 6:
     assert s["family_level_held"] < 0.95 and "the most these runs allow" in flat, (s, flat)
     assert "hold together at %.0f %%" % (100 * s["family_level_held"]) in flat, flat
+    assert "--repeat %d on both sides reaches 95 %%" % s["runs_needed"] in flat, flat
+    assert s["runs_needed"] == 6 and 2 * n <= 23, s  # 2 / C(12, 6) <= 0.05 / 23
 else:
     assert s["family_level_held"] == 0.95 and "hold together at 95 %" in flat, (s, flat)
 assert s["better"] == sum(t["name"].startswith("rand-read") for t in twice["tests"]), s

@@ -463,6 +463,9 @@ static void test_family_and_seed(void **state)
 	assert_true(fabs(compare_family_level(&c1.pairs[0]) - 0.95) < 1e-12);
 	assert_true(fabs(cm.pairs[0].level_held - (1 - 2.0 / 252)) < 1e-12);
 	assert_true(fabs(compare_family_level(&cm.pairs[0]) - (1 - 18 * 2.0 / 252)) < 1e-12);
+	/* 6 and 6 runs: 2 / 924 <= 0.05 / 18 */
+	assert_int_equal(cm.pairs[0].runs_needed, 6);
+	assert_int_equal(c1.pairs[0].runs_needed, 5);	/* 2 / 70 > 0.05 / 2 >= 2 / 252 */
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].lo == c2.pairs[0].tests[0].m[CMP_IOPS].lo);
 	assert_true(c1.pairs[0].tests[0].m[CMP_IOPS].hi == c2.pairs[0].tests[0].m[CMP_IOPS].hi);
 	assert_true(cm.pairs[0].tests[0].m[CMP_IOPS].lo <= c1.pairs[0].tests[0].m[CMP_IOPS].lo);
