@@ -235,6 +235,9 @@ def print_group(g, rs):
     print()
     for x in notes:
         print(x)
+    for r in rs:
+        if r["part"] in ("tune", "compare") and r["false"] == "1":
+            print("false %s verdict, %s round %s: %s" % (r["part"], r["load"], r["i"], r["text"]))
     print("goals (issue 20): false verdicts at most 1 in 20, no false recommendation, 30 % found"
           " every time, 10 % found in at least 80 %.")
     least = min(len([r for r in rs if r["load"] == l and r["part"] == "tune"]) for l in loads)
