@@ -5,6 +5,8 @@
 #include "compare_int.h"
 #include "interval.h"
 
+_Static_assert(COMPARE_MAX_RUNS <= STATS_RANK_MAX, "a side's runs must fit the rank interval");
+
 const struct compare_metric_info compare_metrics[CMP_NMETRICS] = {
 	[CMP_IOPS] = { "iops", "IOPS", true },
 	[CMP_BYTES_PER_SEC] = { "bytes_per_sec", "MB/s", true },
