@@ -41,12 +41,19 @@ struct tune_sweep_effect {
 #define TUNE_MAX_EFFECTS (2 * TUNE_MAX_CONFIGS)
 
 /* A configuration on a test, over the blocks: medians, and against the
- * baseline (configuration 0) its paired throughput ratio and p99 ratio. */
+ * baseline (configuration 0) its paired throughput ratio and p99 ratio.
+ * With a control, a value other than it is judged against the control too
+ * (thr_ctl, p99_ctl: the current value's second measurement); a verdict
+ * against the baseline stands only where the one against the control
+ * says the same, else it is ~ and its *_dropped is set. */
 struct tune_cell {
 	double iops, bytes_per_sec;	/* medians over the blocks */
 	uint64_t lat_p99_ns;
 	struct sweep_verdict thr;	/* throughput: +1 better */
 	struct sweep_verdict p99;	/* p99 latency: -1 (lower) is better */
+	struct sweep_verdict thr_ctl, p99_ctl;	/* the same against the control */
+	bool has_ctl;			/* thr_ctl and p99_ctl were judged */
+	bool thr_dropped, p99_dropped;	/* a verdict the control did not bear out */
 };
 
 /* One knob's sweep. */
@@ -64,6 +71,8 @@ struct tune_sweep {
 	/* tune_analyze fills the rest. */
 	bool analyzed;			/* every trial ran: cells, verdicts, drift */
 	unsigned ncompared;		/* comparisons the correction covers */
+	unsigned ndropped;		/* verdicts against the baseline that the
+					 * control did not bear out (tune_cell) */
 	int control;			/* the A/A control (the current value again;
 					 * the first, if the list has it twice),
 					 * or -1: none */

@@ -112,6 +112,13 @@ static void json_results(struct jw *w, const struct tune_sweep *s)
 				json_verdict(w, "throughput", &c->thr, false);
 				json_verdict(w, "lat_p99", &c->p99, true);
 			}
+			/* against the control too: a verdict stands where both agree */
+			if (k && c->has_ctl) {
+				json_verdict(w, "throughput_vs_control", &c->thr_ctl, false);
+				json_verdict(w, "lat_p99_vs_control", &c->p99_ctl, true);
+				jw_bool(w, "throughput_dropped", c->thr_dropped);
+				jw_bool(w, "lat_p99_dropped", c->p99_dropped);
+			}
 			jw_close(w, '}');
 		}
 	}
@@ -122,6 +129,7 @@ static void json_results(struct jw *w, const struct tune_sweep *s)
 static void json_analysis(struct jw *w, const struct tune_sweep *s)
 {
 	jw_u64(w, "comparisons", s->ncompared);
+	jw_u64(w, "dropped_by_control", s->ndropped);
 	jw_cstr(w, "method", "randomization");
 	jw_u64(w, "resamples", s->resamples);
 	if (s->control >= 0)

@@ -329,6 +329,37 @@ static void recommend(struct tune_sweep *s, unsigned nused, unsigned nblocks)
 			 s->control >= 0 ? ", and the control agrees with it" : "");
 }
 
+/* "; 1 verdict against 2560 is not claimed: the control (2560 again) did
+ * not bear it out (128 on rand-read 4k qd32: throughput 1.20x against 2560,
+ * 1.05x [0.93, 1.18] against the control)" at the end of s->reason. */
+static void note_dropped(struct tune_sweep *s)
+{
+	size_t used = strlen(s->reason);
+
+	if (!s->ndropped || used >= sizeof(s->reason))
+		return;
+	for (unsigned k = 1; k < s->nconfig; k++) {
+		for (unsigned t = 0; t < s->ntests; t++) {
+			const struct tune_cell *c = &s->cells[k][t];
+			bool thr = c->thr_dropped;
+			const struct sweep_verdict *b = thr ? &c->thr : &c->p99;
+			const struct sweep_verdict *v = thr ? &c->thr_ctl : &c->p99_ctl;
+
+			if (!c->thr_dropped && !c->p99_dropped)
+				continue;
+			snprintf(s->reason + used, sizeof(s->reason) - used, "; %u verdict%s against "
+				 "%s %s not claimed: the control (%s again) did not bear %s out (%s on "
+				 "%s: %s %.2fx against %s, %.2fx [%.2f, %.2f] against the control)",
+				 s->ndropped, s->ndropped > 1 ? "s" : "", s->configs[0],
+				 s->ndropped > 1 ? "are" : "is", s->configs[0],
+				 s->ndropped > 1 ? "them" : "it", s->configs[k], s->tests[t],
+				 thr ? "throughput" : "p99", b->ratio, s->configs[0], v->ratio, v->lo,
+				 v->hi);
+			return;
+		}
+	}
+}
+
 /* "; no verdict for 128 and 256 (trials failed in too many blocks)" at
  * the end of s->reason, when some value has none. */
 static void note_unjudged(struct tune_sweep *s)
@@ -420,6 +451,7 @@ static int start_over(struct tune_sweep *s, unsigned nblocks, bool final)
 	s->recommended = -1;
 	s->vetoed = false;
 	s->control = -1;
+	s->ndropped = 0;
 	s->nused = 0;
 	s->unsettled = 0;
 	/* the look's level: stopped early at nblocks of a larger budget, or
@@ -493,6 +525,8 @@ static void cell_medians(struct tune_sweep *s, const struct judged *j)
 								  .hi = INFINITY,
 								  .level = 1 - s->alpha,
 								  .p = NAN };
+			c->thr_ctl = c->p99_ctl = c->thr;
+			c->has_ctl = c->thr_dropped = c->p99_dropped = false;
 		}
 	}
 }
@@ -539,6 +573,89 @@ static void check_drift(struct tune_sweep *s, unsigned t, double noise, char *wo
 					  *used ? ", " : "", s->tests[t], 100 * s->drift[t]);
 }
 
+/*
+ * Every value judged other than the control, against the control: the
+ * current value's second measurement, in the same blocks. A sweep's
+ * values are all compared with one baseline, so a baseline that ran slow
+ * in most blocks makes every value look better at once, and the best of
+ * them is picked; the A/A calibration showed it (doc/tune.md). So a
+ * verdict against the baseline stands only where the value differs from
+ * the control the same way, by the same randomization test (its own
+ * family at the sweep's level): the current value measured twice must
+ * both lose to it, or both beat it. x: the sweep's log values, kk its
+ * columns (compare_all). 0, or -ENOMEM.
+ */
+static int against_control(struct tune_sweep *s, const double *x, const struct judged *j,
+			   double noise, uint64_t seed)
+{
+	const unsigned nstat = 2 * s->ntests, nused = j->nused;
+	unsigned col[TUNE_MAX_CONFIGS], nk = 0, ac;
+	double *x2, *padj, *half;
+	int ret;
+
+	s->ndropped = 0;
+	if (s->control < 0 || j->kat[s->control] == UINT_MAX)
+		return 0;
+	/* the control first; the baseline stays in as a value (its own
+	 * verdict is the control's, in the other family): relabellings among
+	 * as many values as the baseline's family has keep the test as fine */
+	ac = j->kat[s->control];
+	col[nk++] = ac;
+	for (unsigned a = 0; a < j->nk; a++)
+		if (a != ac)
+			col[nk++] = a;
+	if (nk < 3)
+		return 0;
+	x2 = malloc((size_t)nused * nk * nstat * sizeof(*x2));
+	padj = malloc((size_t)nk * nstat * sizeof(*padj));
+	half = malloc((size_t)nk * nstat * sizeof(*half));
+	ret = -ENOMEM;
+	if (!x2 || !padj || !half)
+		goto out;
+	for (unsigned r = 0; r < nused; r++)
+		for (unsigned a = 0; a < nk; a++)
+			memcpy(&x2[(r * nk + a) * nstat], &x[(r * j->nk + col[a]) * nstat],
+			       nstat * sizeof(*x2));
+	ret = sweep_randomization(x2, nused, nk, nstat, TUNE_RESAMPLES, seed ^ 0xc0417201u,
+				  s->alpha, padj, half);
+	for (unsigned a = 2; a < nk; a++) {	/* 1: the baseline */
+		for (unsigned t = 0; t < s->ntests; t++) {
+			struct tune_cell *c = &s->cells[j->kk[col[a]]][t];
+			struct sweep_verdict *v[2] = { &c->thr_ctl, &c->p99_ctl };
+			struct sweep_verdict *base[2] = { &c->thr, &c->p99 };
+			bool *dropped[2] = { &c->thr_dropped, &c->p99_dropped };
+
+			c->has_ctl = true;
+			for (unsigned st = 0; st < 2; st++) {
+				unsigned i = 2 * t + st;
+				double sum = 0, h = half[a * nstat + i];
+
+				for (unsigned r = 0; r < nused; r++)
+					sum += x2[(r * nk + a) * nstat + i] - x2[r * nk * nstat + i];
+				*v[st] = (struct sweep_verdict){ .ratio = exp(sum / nused),
+								 .level = 1 - s->alpha };
+				v[st]->p = ret ? NAN : padj[a * nstat + i];
+				v[st]->lo = ret ? 0 : v[st]->ratio * exp(-h);
+				v[st]->hi = ret ? INFINITY : v[st]->ratio * exp(h);
+				v[st]->verdict = !(v[st]->p < s->alpha) ? 0 :
+						 v[st]->lo > 1 + noise ? 1 :
+						 v[st]->hi < 1 - noise ? -1 : 0;
+				if (base[st]->verdict && v[st]->verdict != base[st]->verdict) {
+					base[st]->verdict = 0;
+					*dropped[st] = true;
+					s->ndropped++;
+				}
+			}
+		}
+	}
+	ret = ret == -ENOMEM ? ret : 0;
+out:
+	free(x2);
+	free(padj);
+	free(half);
+	return ret;
+}
+
 /* Every value judged against the current one, on every test, twice
  * (throughput and p99), then all of them at once (randomize); the drift
  * check of a final analysis into drift_words. 0 or -ENOMEM. */
@@ -575,6 +692,8 @@ static int compare_all(struct tune_sweep *s, unsigned nblocks, const struct judg
 		}
 	}
 	ret = randomize(s, x, nused, j->kk, nk, noise, seed, s->alpha);
+	if (!ret)
+		ret = against_control(s, x, j, noise, seed);
 	free(x);
 	free(m);
 	free(p);
@@ -617,6 +736,7 @@ static int analyze(struct tune_sweep *s, unsigned nblocks, double noise, uint64_
 		return 0;
 	}
 	recommend(s, j.nused, nblocks);
+	note_dropped(s);
 	note_unjudged(s);
 	note_unsettled(s, nblocks);
 	return 0;

@@ -699,6 +699,49 @@ static void test_sequential_clear(void **state)
 	assert_int_equal(right, 100);
 }
 
+/* A value better than the current one by more than the band, but not than
+ * the current one's second measurement (the control, a little faster and
+ * still within the band): the calibration's false recommendation, in
+ * which the baseline ran slow. The control must bear a verdict out: none
+ * is claimed, nothing is recommended, and the reason names the control.
+ * The same trials with that last value not the current one (no control):
+ * recommended, as before. */
+static void test_control_bears_out(void **state)
+{
+	struct noise n = { .jitter = 0.003 };
+	static struct tune_sweep s;
+
+	(void)state;
+	n.effect[1] = 1.045;
+	n.p99_effect[1] = 1 / 1.045;
+	n.effect[3] = 1.02;	/* the control: 2560 again */
+	n.p99_effect[3] = 1 / 1.02;
+	run_synthetic(&s, 4, 5, &n, 77);
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 77), 0);
+	assert_int_equal(s.control, 3);
+	assert_false(s.vetoed);		/* 2 %: within the band */
+	for (unsigned t = 0; t < 2; t++) {
+		const struct tune_cell *c = &s.cells[1][t];
+
+		assert_true(c->thr.lo > 1.03);		/* beyond the band against 2560 */
+		assert_true(c->has_ctl && c->thr_ctl.verdict == 0);
+		assert_true(c->thr_dropped && c->thr.verdict == 0);
+		assert_true(c->thr_ctl.ratio > 1.015 && c->thr_ctl.ratio < 1.035);
+	}
+	assert_true(s.ndropped >= 2);
+	assert_int_equal(s.recommended, -1);
+	assert_non_null(strstr(s.reason, "not claimed: the control (2560 again) did not bear"));
+	free(s.trials);
+	/* no control: the same figures, the value recommended */
+	run_synthetic(&s, 4, 5, &n, 77);
+	snprintf(s.configs[3], sizeof(s.configs[3]), "8192");
+	assert_int_equal(tune_analyze(&s, 5, 0.03, 77), 0);
+	assert_int_equal(s.control, -1);
+	assert_int_equal(s.ndropped, 0);
+	assert_int_equal(s.recommended, 1);
+	free(s.trials);
+}
+
 static void test_min_blocks(void **state)
 {
 	(void)state;
@@ -728,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_spending),
 		cmocka_unit_test(test_sequential_null),
 		cmocka_unit_test(test_sequential_clear),
+		cmocka_unit_test(test_control_bears_out),
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_failed_value),
 		cmocka_unit_test(test_failed_aa),
