@@ -330,8 +330,9 @@ static void recommend(struct tune_sweep *s, unsigned nused, unsigned nblocks)
 }
 
 /* "; 1 verdict against 2560 is not claimed: the control (2560 again) did
- * not bear it out (128 on rand-read 4k qd32: throughput 1.20x against 2560,
- * 1.05x [0.93, 1.18] against the control)" at the end of s->reason. */
+ * not bear it out (128 on rand-read 4k qd32: throughput R against 2560,
+ * R' [lo, hi] against the control)", the first such, at the end of
+ * s->reason. */
 static void note_dropped(struct tune_sweep *s)
 {
 	size_t used = strlen(s->reason);
