@@ -240,10 +240,13 @@ def print_group(g, rs):
             print("false %s verdict, %s round %s: %s" % (r["part"], r["load"], r["i"], r["text"]))
     print("goals (issue 20): false verdicts at most 1 in 20, no false recommendation, 30 % found"
           " every time, 10 % found in at least 80 %.")
-    least = min(len([r for r in rs if r["load"] == l and r["part"] == "tune"]) for l in loads)
+    parts = [p for p in ("tune", "compare") if any(r["part"] == p for r in rs)]
+    least = min(len([r for r in rs if r["load"] == l and r["part"] == p]) for l in loads
+                for p in parts)
     if least < 20:
-        print("at least %d A/A sweeps per load: fewer than 20, so 'met' says only that these"
-              " runs did not break a goal." % least)
+        print("at least %d A/A %s per load: fewer than 20, so 'met' says only that these"
+              " runs did not break a goal." % (least, " and ".join(
+                  {"tune": "sweeps", "compare": "pairs"}[p] for p in parts)))
 
 
 if __name__ == "__main__":
