@@ -199,6 +199,21 @@ static bool control_words(const struct tune_sweep *s, unsigned k, unsigned t, ch
 	return true;
 }
 
+/* v's interval and verdict from the randomization test (v->ratio set):
+ * its adjusted p and log half-width h, or none when the test failed
+ * (failed: no interval, p NaN, ~). A verdict needs p < alpha and the whole
+ * interval beyond the noise band. */
+static void randomized_verdict(struct sweep_verdict *v, bool failed, double p, double h,
+			       double alpha, double noise)
+{
+	v->level = 1 - alpha;
+	v->p = failed ? NAN : p;
+	v->lo = failed ? 0 : v->ratio * exp(-h);
+	v->hi = failed ? INFINITY : v->ratio * exp(h);
+	/* NAN (no test) fails this too: nothing claimed */
+	v->verdict = !(v->p < alpha) ? 0 : v->lo > 1 + noise ? 1 : v->hi < 1 - noise ? -1 : 0;
+}
+
 /* The randomization test over every value judged, test and metric of
  * the sweep (sweep_randomization): x holds the nk values kk[] (kk[0] = 0,
  * the baseline) over nused blocks; its simultaneous intervals replace
@@ -221,17 +236,9 @@ static int randomize(struct tune_sweep *s, const double *x, unsigned nused, cons
 			struct sweep_verdict *v[2] = { &s->cells[kk[a]][t].thr,
 						       &s->cells[kk[a]][t].p99 };
 
-			for (unsigned j = 0; j < 2; j++) {
-				double h = half[a * nstat + 2 * t + j];
-
-				v[j]->level = 1 - alpha;
-				v[j]->p = ret ? NAN : padj[a * nstat + 2 * t + j];
-				v[j]->lo = ret ? 0 : v[j]->ratio * exp(-h);
-				v[j]->hi = ret ? INFINITY : v[j]->ratio * exp(h);
-				/* NAN (no test) fails this too: nothing claimed */
-				v[j]->verdict = !(v[j]->p < alpha) ? 0 : v[j]->lo > 1 + noise ? 1 :
-						v[j]->hi < 1 - noise ? -1 : 0;
-			}
+			for (unsigned j = 0; j < 2; j++)
+				randomized_verdict(v[j], ret, padj[a * nstat + 2 * t + j],
+						   half[a * nstat + 2 * t + j], alpha, noise);
 		}
 	}
 	ret = ret == -ENOMEM ? ret : 0;
@@ -594,7 +601,6 @@ static int against_control(struct tune_sweep *s, const double *x, const struct j
 	double *x2, *padj, *half;
 	int ret;
 
-	s->ndropped = 0;
 	if (s->control < 0 || j->kat[s->control] == UINT_MAX)
 		return 0;
 	/* the control first; the baseline stays in as a value (its own
@@ -629,18 +635,13 @@ static int against_control(struct tune_sweep *s, const double *x, const struct j
 			c->has_ctl = true;
 			for (unsigned st = 0; st < 2; st++) {
 				unsigned i = 2 * t + st;
-				double sum = 0, h = half[a * nstat + i];
+				double sum = 0;
 
 				for (unsigned r = 0; r < nused; r++)
 					sum += x2[(r * nk + a) * nstat + i] - x2[r * nk * nstat + i];
-				*v[st] = (struct sweep_verdict){ .ratio = exp(sum / nused),
-								 .level = 1 - s->alpha };
-				v[st]->p = ret ? NAN : padj[a * nstat + i];
-				v[st]->lo = ret ? 0 : v[st]->ratio * exp(-h);
-				v[st]->hi = ret ? INFINITY : v[st]->ratio * exp(h);
-				v[st]->verdict = !(v[st]->p < s->alpha) ? 0 :
-						 v[st]->lo > 1 + noise ? 1 :
-						 v[st]->hi < 1 - noise ? -1 : 0;
+				v[st]->ratio = exp(sum / nused);
+				randomized_verdict(v[st], ret, padj[a * nstat + i], half[a * nstat + i],
+						   s->alpha, noise);
 				if (base[st]->verdict && v[st]->verdict != base[st]->verdict) {
 					base[st]->verdict = 0;
 					*dropped[st] = true;
