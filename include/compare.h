@@ -255,6 +255,10 @@ void compare_free(struct compare *c);
  * family (compare_pair.level_held). 0.95 when p has no verdict. */
 double compare_family_level(const struct compare_pair *p);
 
+/* Were p's runs too few for its intervals to reach 1 - 0.05 / family
+ * (level_held short of it: the reports then say so, with runs_needed)? */
+bool compare_runs_too_few(const struct compare_pair *p);
+
 /*
  * Is the drive itself another one: the model or the serial, known on both
  * sides, differs (an SSD upgrade, a result from another machine)? Then

@@ -145,25 +145,25 @@ static void text_intervals(struct textw *o, const struct compare *c, const struc
 			  verdict_word(&t->m[CMP_LAT_P99], false));
 		low |= t->m[CMP_IOPS].low_confidence || t->m[CMP_LAT_P99].low_confidence;
 	}
-	if (p->family && p->level_held < 1 - 0.05 / p->family - 1e-9)
+	if (p->family) {
+		bool few = compare_runs_too_few(p);
+		char more[96] = "";
+
+		if (few)
+			snprintf(more, sizeof(more), "; --repeat %u on both sides reaches 95 %%",
+				 p->runs_needed);
 		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
 			 "[interval]: the exact rank interval of the ratio (every run after "
 			 "against every run before, no distribution assumed), at %.4g %% each, "
-			 "the most these runs allow, so that the %u verdicts hold together at "
-			 "%.0f %% (Bonferroni; --repeat %u on both sides reaches 95 %%). "
+			 "%sso that the %u verdicts hold together at %.0f %% (Bonferroni%s). "
 			 "faster/slower, lower/higher: the whole interval lies beyond the +-%.3g %% "
-			 "noise band (--noise); ~: no significant change.", 100 * p->level_held,
-			 p->family, 100 * compare_family_level(p), p->runs_needed, 100 * c->noise);
-	else if (p->family)
-		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs; "
-			 "[interval]: the exact rank interval of the ratio (every run after "
-			 "against every run before, no distribution assumed), at %.4g %% each, so "
-			 "that the %u verdicts hold together at 95 %% (Bonferroni). faster/slower, "
-			 "lower/higher: the whole interval lies beyond the +-%.3g %% noise band "
-			 "(--noise); ~: no significant change.",
-			 100 * (1 - 0.05 / p->family), p->family, 100 * c->noise);
-	else
+			 "noise band (--noise); ~: no significant change.",
+			 100 * (few ? p->level_held : 1 - 0.05 / p->family),
+			 few ? "the most these runs allow, " : "", p->family,
+			 100 * compare_family_level(p), more, 100 * c->noise);
+	} else {
 		snprintf(note, sizeof(note), "after/before: the ratio of the medians of the runs.");
+	}
 	textw_start(o, "");
 	textw_words(o, note, " ");
 	textw_nl(o);

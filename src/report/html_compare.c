@@ -481,7 +481,7 @@ static void page_pair(struct svg *w, const struct compare *c, const struct compa
 		if (p->family) {
 			char more[96] = "";
 
-			if (p->level_held < 1 - 0.05 / p->family - 1e-9)
+			if (compare_runs_too_few(p))
 				snprintf(more, sizeof(more), ", the most these runs allow: --repeat "
 					 "%u on both sides reaches 95 %%", p->runs_needed);
 			svg_printf(w, " (the exact rank interval of the ratio, every run after against "

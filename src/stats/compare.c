@@ -304,6 +304,11 @@ static void pair_verdicts(struct compare_pair *p, double noise)
 	}
 }
 
+bool compare_runs_too_few(const struct compare_pair *p)
+{
+	return p->family && p->level_held < 1 - 0.05 / p->family - 1e-9;
+}
+
 double compare_family_level(const struct compare_pair *p)
 {
 	if (!p->family)
