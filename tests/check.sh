@@ -70,6 +70,12 @@ if (cd "$top/build-plain" && make -j2 distcheck \
 	pass=$((pass + 1)); echo "PASS: distcheck"
 else
 	fail=$((fail + 1)); echo "FAIL: distcheck"; tail -n 60 "$top/build-plain/distcheck.out"
+	# distcheck leaves its build behind when it fails: each failed
+	# test's own log, as the passes above show theirs
+	for t in $(grep -lE '^(FAIL|ERROR)' $(find "$top"/build-plain/diskbench-*/_build \
+		-name '*.log' ! -name test-suite.log 2>/dev/null) 2>/dev/null); do
+		echo "--- $t"; tail -n 40 "$t"
+	done
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"
