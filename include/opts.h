@@ -71,6 +71,8 @@ struct settings {
 	bool precondition;
 	uint64_t precondition_size;
 	const char *json;	/* file, "-" = stdout, NULL = none */
+	const char *append;	/* --append: this run's runs added to the
+				 * result in this file (made when missing) */
 	const char *csv;	/* a CSV row per test to this file ("-" = stdout) */
 	const char *bonnie_csv;	/* bonnie++'s CSV line to this file */
 	const char *html;	/* the HTML report to this file ("-" = stdout) */

@@ -35,6 +35,19 @@ void repeat_stat(double *x, unsigned n, struct run_stat *out);
 int repeat_add(struct test_result *acc, struct test_result *run);
 
 /*
+ * Add every run of more (a test of one or more runs: repeat_add's, or a
+ * loaded result's) after acc's, as if repeat_add had added each in turn:
+ * more's runs (their timelines too) and histogram (lat; a loaded result's
+ * lat_sparse must be expanded into lat first, both sides) are taken over,
+ * its counts added, its stalls and errors said with their index among
+ * acc's runs; more's runs, lat and ranks are left empty (more's own
+ * timeline stays more's). Both must have runs. Then repeat_finish(acc).
+ * Returns 0, or -EINVAL (either has no run), -ENOSPC (more than REPEAT_MAX
+ * runs in all) or -ENOMEM, in which case neither changed.
+ */
+int repeat_add_runs(struct test_result *acc, struct test_result *more);
+
+/*
  * After the last repeat_add of a test: fill acc->summary and, with more
  * than one run, the figures over all runs: latency summary and cached
  * from the merged histogram and summed bytes (result_finish), CPU user/sys

@@ -86,13 +86,14 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 	 * the same CPU by default, so that a pass measures the setting, not
 	 * where the scheduler put a QD1 job (pin.h); not for a coordinated
 	 * run, whose ranks would all pick the same CPU of a node */
-	if (c->s.repeat > 1 && !c->s.ncpus && !c->h) {
+	if ((c->s.repeat > 1 || c->s.append) && !c->s.ncpus && !c->h) {
 		c->s.ncpus = pin_default_cpus_here(c->s.cpus, OPTS_MAX_CPUS, NULL, 0);
 		c->pinned_by_default = c->s.ncpus > 0;
 	}
 	/* A rank that does not report writes no file and no table. */
 	if (c->silent) {
 		c->s.json = c->s.csv = c->s.bonnie_csv = c->s.html = c->s.lat_log = NULL;
+		c->s.append = NULL;
 		c->s.quiet = 1;
 	}
 	/* Where the reports go is checked before a minute of measuring. */
@@ -101,7 +102,10 @@ static int do_options(struct run_ctx *c, int argc, char **argv, const char **tar
 		.html = c->s.html });
 	c->outs[CLI_RESULT_OUTPUTS] = (struct cli_output){ .opt = "--lat-log",
 							   .path = c->s.lat_log };
-	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS + 1, &c->on_stdout);
+	c->outs[CLI_RESULT_OUTPUTS + 1] = (struct cli_output){ .opt = "--append",
+							       .path = c->s.append,
+							       .render = c->outs[0].render };
+	ret = cli_check_outputs(c->outs, CLI_RESULT_OUTPUTS + 2, &c->on_stdout);
 	if (ret != EXIT_OK)
 		return ret;
 	if (opts_check(&c->s, &c->cli, c->e, geteuid() == 0, err, sizeof(err))) {
@@ -224,6 +228,8 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 			.given = c.given ? c.given : ".", .s = &c.s, .ti = &c.ti,
 			.plan = &c.plan, .seed = &c.s.seed, .r = &c.r });
 	if (status == EXIT_OK)
+		status = run_append_open(&c);
+	if (status == EXIT_OK)
 		status = run_reqlog_open(&c);
 	c.progress = isatty(STDERR_FILENO) && !c.s.quiet;
 	if (status == EXIT_OK && !c.s.quiet && !c.silent)
@@ -234,6 +240,8 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 		/* before the layout, which the drive counts among its writes */
 		run_health_before(&c);
 		status = run_stage_set(&c);
+		if (status == EXIT_OK)
+			status = run_append_check(&c);
 		if (h)
 			status = h->agree(h->arg, status);
 	}
@@ -241,6 +249,8 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 		status = do_session(&c);
 	if (status == EXIT_OK || status == EXIT_RUNTIME || status == 128 + SIGINT)
 		status = do_report(&c, status);
+	if (status == EXIT_OK)
+		status = run_append_write(&c);
 	/* what was measured is logged, as it is reported */
 	ret = run_reqlog_close(&c, c.r.ntests && (status == EXIT_OK || status == EXIT_RUNTIME ||
 						 status == 128 + SIGINT));
@@ -250,6 +260,7 @@ int cli_run(int argc, char **argv, const struct session_coord *h)
 	if (c.layout_fd >= 0)
 		close(c.layout_fd);
 	stage_release(&c.stage);
+	run_append_close(&c);
 	result_free(&c.r);
 	profile_free(&c.prof);
 	return step_exit(status);

@@ -33,9 +33,9 @@ struct run_ctx {
 	struct test_spec pre;		/* --precondition's test */
 	struct stage stage;
 	struct run_result r;
-	/* the reports, and --lat-log's file last (checked with them,
-	 * written as the tests go: run_reqlog.c) */
-	struct cli_output outs[CLI_RESULT_OUTPUTS + 1];
+	/* the reports, then --lat-log's file (checked with them, written
+	 * as the tests go: run_reqlog.c) and --append's (run_append.c) */
+	struct cli_output outs[CLI_RESULT_OUTPUTS + 2];
 	bool on_stdout, progress, failed;
 	bool lay_out;			/* a device or file: its working set laid out */
 	uint64_t size;			/* the working set laid out */
@@ -60,6 +60,10 @@ struct run_ctx {
 	struct outfile_stream latlog;
 	unsigned reqlog_runs[MAX_PLAN];
 	int latlog_err;
+	/* --append (run_append.c): the result the file holds (loaded: it
+	 * existed) */
+	struct run_result prior;
+	bool prior_loaded;
 };
 
 /* run_steps.c: what the target is (the result's header), the plan and
@@ -89,6 +93,18 @@ int run_health_after(struct run_ctx *c);
 int run_reqlog_open(struct run_ctx *c);
 void run_reqlog_tested(struct run_ctx *c, unsigned i, const struct test_result *tr);
 int run_reqlog_close(struct run_ctx *c, bool keep);
+
+/* run_append.c: --append. open: after the plan, the file's result
+ * loaded when it exists and checked against the plan and target; check:
+ * after the stage, its settings against this run's; write: after the
+ * reports, this run's runs added to it (or this run alone when it did
+ * not exist) and the file written all or nothing, then said. Each
+ * EXIT_OK, or the exit status after saying why (a file that cannot take
+ * this run: EXIT_USAGE). close: frees what open loaded. */
+int run_append_open(struct run_ctx *c);
+int run_append_check(struct run_ctx *c);
+int run_append_write(struct run_ctx *c);
+void run_append_close(struct run_ctx *c);
 
 /* run_words.c: what a run says. */
 

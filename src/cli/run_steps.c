@@ -144,6 +144,7 @@ int run_stage_set(struct run_ctx *c)
 				   c->s.lat_log_max ? c->s.lat_log_max : REQLOG_DEFAULT_MAX);
 	/* settings.cpus is then the list pin_default_cpus chose */
 	if (c->pinned_by_default)
-		result_add_setting(&c->r, "pinning", "default (--repeat): job i on the i-th of cpus");
+		result_add_setting(&c->r, "pinning", "default (%s): job i on the i-th of cpus",
+				   c->s.repeat > 1 ? "--repeat" : "--append");
 	return EXIT_OK;
 }

@@ -344,6 +344,16 @@ const struct opt_def opts_rows[] = {
 	  .help = "write the result as JSON to FILE (- = stdout)",
 	  .doc = "the result as JSON (`-` = stdout); written all or nothing (what FILE "
 		  "may be: [Targets and safety](targets.md))" },
+	{ .name = "append", .arg = "FILE", .kind = OPT_STR, .off = F(append),
+	  .cmds = RUN, .scope = SC_CLI,
+	  .help = "add this run's runs to the result saved in FILE (JSON; made when "
+		  "missing): runs of two sides made in turn, for compare",
+	  .doc = "add this run's runs of each test to the result FILE holds (made when "
+		  "missing), as if one run had made them all: the same plan on the same "
+		  "target only (exit 2 otherwise, before anything runs). Runs of two sides "
+		  "made in turn (A, B, A, B ...) share the machine's state, which two "
+		  "back-to-back `--repeat` runs do not: see [Interleaved "
+		  "sides](compare.md#interleaved-sides)" },
 	{ .name = "csv", .arg = "FILE", .kind = OPT_STR, .off = F(csv),
 	  .cmds = RUN | REPORT, .scope = SC_CLI,
 	  .help = "write a CSV row per test to FILE (- = stdout)",

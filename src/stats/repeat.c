@@ -67,6 +67,86 @@ static void run_of(const struct test_result *t, struct test_run *run)
 	run->errors = t->errors;
 }
 
+/* The figures over the runs of more go into acc, whose runs come first (n
+ * of them): counts add up, histograms merge, more's stalls, slow requests
+ * and errors are said with their run's index in acc. more's histogram and
+ * ranks are taken over or freed. */
+static void merge_into(struct test_result *acc, struct test_result *more, unsigned n)
+{
+	if (acc->lat && more->lat) {
+		hist_merge(acc->lat, more->lat);
+		free(more->lat);
+	} else if (more->lat) {
+		acc->lat = more->lat;
+	}
+	acc->runtime_ns += more->runtime_ns;
+	acc->window_span_ns += more->window_span_ns;
+	for (unsigned k = 0; k < more->nstalls; k++) {
+		if (acc->nstalls >= RESULT_MAX_STALLS) {
+			acc->stalls_missed++;
+			continue;
+		}
+		acc->stalls[acc->nstalls] = more->stalls[k];
+		acc->stalls[acc->nstalls++].run = n + more->stalls[k].run;
+	}
+	acc->stalls_missed += more->stalls_missed;
+	for (unsigned k = 0; k < more->nslow; k++) {
+		if (acc->nslow >= RESULT_MAX_STALLS) {
+			acc->slow_missed++;
+			continue;
+		}
+		acc->slow[acc->nslow] = more->slow[k];
+		acc->slow[acc->nslow++].run = n + more->slow[k].run;
+	}
+	acc->slow_missed += more->slow_missed;
+	if (more->stuck && !acc->stuck)
+		acc->stuck_call = more->stuck_call;
+	acc->stuck = acc->stuck || more->stuck;
+	acc->ops += more->ops;
+	acc->bytes += more->bytes;
+	acc->dev_valid = acc->dev_valid && more->dev_valid;
+	acc->dev_read_bytes += more->dev_read_bytes;
+	acc->dev_write_bytes += more->dev_write_bytes;
+	if (more->errors && !acc->errors) {
+		acc->first_errno = more->first_errno;
+		acc->first_error_offset = more->first_error_offset;
+	}
+	acc->errors += more->errors;
+	for (unsigned k = 0; k < more->nio_errors && acc->nio_errors < RESULT_MAX_IO_ERRORS; k++) {
+		acc->io_errors[acc->nio_errors] = more->io_errors[k];
+		acc->io_errors[acc->nio_errors++].run = n + more->io_errors[k].run;
+	}
+	verify_sum_add(&acc->verify, &more->verify);
+	acc->syscalls_valid = acc->syscalls_valid && more->syscalls_valid;
+	acc->cpu_wait_valid = acc->cpu_wait_valid && more->cpu_wait_valid;
+	acc->syscalls += more->syscalls;
+	if (more->cpu_job_max_pct > acc->cpu_job_max_pct)
+		acc->cpu_job_max_pct = more->cpu_job_max_pct;
+	/* a coordinated run: each rank's share over its runs */
+	for (unsigned k = 0; acc->ranks && more->ranks && k < acc->nranks && k < more->nranks;
+	     k++) {
+		struct rank_test *a = &acc->ranks[k];
+		const struct rank_test *b = &more->ranks[k];
+
+		a->ops += b->ops;
+		a->bytes += b->bytes;
+		a->runtime_ns += b->runtime_ns;
+		a->errors += b->errors;
+		a->end_ns = b->end_ns;
+		if (b->lat_n && (!a->lat_n || b->lat_min < a->lat_min))
+			a->lat_min = b->lat_min;
+		if (b->lat_max > a->lat_max)
+			a->lat_max = b->lat_max;
+		a->lat_n += b->lat_n;
+		a->lat_sum += b->lat_sum;
+		a->bytes_per_sec = a->runtime_ns ?
+			(double)a->bytes / (double)a->runtime_ns * 1e9 : 0;
+	}
+	free(more->ranks);
+	if (acc->ranks)
+		result_ranks_finish(acc);
+}
+
 int repeat_add(struct test_result *acc, struct test_result *run)
 {
 	struct test_run *runs;
@@ -86,87 +166,40 @@ int repeat_add(struct test_result *acc, struct test_result *run)
 		acc->runs = runs;
 		acc->timeline = (struct timeline){ 0 };
 	} else {
-		if (acc->lat && run->lat) {
-			hist_merge(acc->lat, run->lat);
-			free(run->lat);
-		} else if (run->lat) {
-			acc->lat = run->lat;
-		}
-		acc->runtime_ns += run->runtime_ns;
-		acc->window_span_ns += run->window_span_ns;
-		/* each run's stalls, said with their run */
-		for (unsigned k = 0; k < run->nstalls; k++) {
-			if (acc->nstalls >= RESULT_MAX_STALLS) {
-				acc->stalls_missed++;
-				continue;
-			}
-			acc->stalls[acc->nstalls] = run->stalls[k];
-			acc->stalls[acc->nstalls++].run = n;
-		}
-		acc->stalls_missed += run->stalls_missed;
-		for (unsigned k = 0; k < run->nslow; k++) {
-			if (acc->nslow >= RESULT_MAX_STALLS) {
-				acc->slow_missed++;
-				continue;
-			}
-			acc->slow[acc->nslow] = run->slow[k];
-			acc->slow[acc->nslow++].run = n;
-		}
-		acc->slow_missed += run->slow_missed;
-		if (run->stuck && !acc->stuck)
-			acc->stuck_call = run->stuck_call;
-		acc->stuck = acc->stuck || run->stuck;
-		acc->ops += run->ops;
-		acc->bytes += run->bytes;
-		acc->dev_valid = acc->dev_valid && run->dev_valid;
-		acc->dev_read_bytes += run->dev_read_bytes;
-		acc->dev_write_bytes += run->dev_write_bytes;
-		if (run->errors && !acc->errors) {
-			acc->first_errno = run->first_errno;
-			acc->first_error_offset = run->first_error_offset;
-		}
-		acc->errors += run->errors;
-		/* each run's first errors, said with their run */
-		for (unsigned k = 0; k < run->nio_errors && acc->nio_errors < RESULT_MAX_IO_ERRORS;
-		     k++) {
-			acc->io_errors[acc->nio_errors] = run->io_errors[k];
-			acc->io_errors[acc->nio_errors++].run = n;
-		}
-		verify_sum_add(&acc->verify, &run->verify);
-		acc->syscalls_valid = acc->syscalls_valid && run->syscalls_valid;
-		acc->cpu_wait_valid = acc->cpu_wait_valid && run->cpu_wait_valid;
-		acc->syscalls += run->syscalls;
-		if (run->cpu_job_max_pct > acc->cpu_job_max_pct)
-			acc->cpu_job_max_pct = run->cpu_job_max_pct;
-		/* a coordinated run: each rank's share over its runs */
-		for (unsigned k = 0; acc->ranks && run->ranks && k < acc->nranks &&
-		     k < run->nranks; k++) {
-			struct rank_test *a = &acc->ranks[k];
-			const struct rank_test *b = &run->ranks[k];
-
-			a->ops += b->ops;
-			a->bytes += b->bytes;
-			a->runtime_ns += b->runtime_ns;
-			a->errors += b->errors;
-			a->end_ns = b->end_ns;
-			if (b->lat_n && (!a->lat_n || b->lat_min < a->lat_min))
-				a->lat_min = b->lat_min;
-			if (b->lat_max > a->lat_max)
-				a->lat_max = b->lat_max;
-			a->lat_n += b->lat_n;
-			a->lat_sum += b->lat_sum;
-			a->bytes_per_sec = a->runtime_ns ?
-				(double)a->bytes / (double)a->runtime_ns * 1e9 : 0;
-		}
-		free(run->ranks);
-		if (acc->ranks)
-			result_ranks_finish(acc);
+		/* a fresh run's stalls and errors are its run's, 0 */
+		merge_into(acc, run, n);
 	}
 	run->ranks = NULL;
 	run->nranks = 0;
 	run->lat = NULL;
 	run->timeline = (struct timeline){ 0 };
 	acc->nruns = n + 1;
+	return 0;
+}
+
+int repeat_add_runs(struct test_result *acc, struct test_result *more)
+{
+	unsigned n = acc->nruns, m = more->nruns;
+	struct test_run *runs;
+
+	if (!n || !m)
+		return -EINVAL;
+	if (n + m > REPEAT_MAX)
+		return -ENOSPC;
+	runs = realloc(acc->runs, ((size_t)n + m) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	acc->runs = runs;
+	/* the runs and their timelines taken over */
+	memcpy(runs + n, more->runs, (size_t)m * sizeof(*runs));
+	free(more->runs);
+	more->runs = NULL;
+	more->nruns = 0;
+	merge_into(acc, more, n);
+	more->ranks = NULL;
+	more->nranks = 0;
+	more->lat = NULL;
+	acc->nruns = n + m;
 	return 0;
 }
 

@@ -186,6 +186,70 @@ static void test_too_many(void **state)
 	free(acc.runs);
 }
 
+/* Runs added as a test of several (another file's, --append) are the same
+ * as the same runs added one by one: counts, medians, histogram, and the
+ * later runs' stalls and errors said with their index among all runs. */
+static void test_add_runs(void **state)
+{
+	struct test_result one, a, b, run;
+	const uint64_t ops[] = { 1000, 3000, 2000, 4000 };
+
+	(void)state;
+	memset(&one, 0, sizeof(one));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	for (unsigned i = 0; i < 4; i++) {
+		for (unsigned k = 0; k < 2; k++) {
+			fake_run(&run, ops[i], 1000000000, ops[i], 10.0 * (i + 1), i == 3, EIO);
+			run.nstalls = i == 2;
+			run.stalls[0] = (struct result_stall){ .job = 1, .ns = 5 };
+			run.nio_errors = i == 3;
+			run.io_errors[0].offset = 4096;
+			assert_int_equal(repeat_add(k ? &one : i < 2 ? &a : &b, &run), 0);
+		}
+	}
+	repeat_finish(&one);
+	repeat_finish(&b);
+	assert_int_equal(b.stalls[0].run, 0);
+	assert_int_equal(b.io_errors[0].run, 1);
+	assert_int_equal(repeat_add_runs(&a, &b), 0);
+	assert_null(b.runs);
+	assert_null(b.lat);
+	assert_int_equal(b.nruns, 0);
+	repeat_finish(&a);
+
+	assert_int_equal(a.nruns, 4);
+	assert_int_equal(a.ops, one.ops);
+	assert_int_equal(a.runtime_ns, one.runtime_ns);
+	assert_int_equal(a.errors, one.errors);
+	assert_int_equal(a.lat->n, one.lat->n);
+	assert_memory_equal(a.lat->count, one.lat->count, sizeof(a.lat->count));
+	near(a.iops, one.iops);			/* the median of 4: 2500 */
+	near(a.iops, 2500);
+	near(a.summary.iops.stdev, one.summary.iops.stdev);
+	near(a.cpu_user_pct, one.cpu_user_pct);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(a.runs[i].ops, ops[i]);	/* a's runs first */
+	assert_int_equal(a.nstalls, 1);
+	assert_int_equal(a.stalls[0].run, 2);
+	assert_int_equal(a.nio_errors, 1);
+	assert_int_equal(a.io_errors[0].run, 3);
+	assert_int_equal(a.first_errno, EIO);
+
+	/* too many in all, or nothing to add: neither changes */
+	fake_run(&run, 10, 1000000, 100, 1, 0, 0);
+	assert_int_equal(repeat_add(&b, &run), 0);
+	assert_int_equal(repeat_add_runs(&a, &(struct test_result){ 0 }), -EINVAL);
+	a.nruns = REPEAT_MAX;	/* it claims the most: its runs are not read */
+	assert_int_equal(repeat_add_runs(&a, &b), -ENOSPC);
+	assert_int_equal(b.nruns, 1);
+	assert_non_null(b.lat);
+	a.nruns = 4;
+	result_test_free(&a);
+	result_test_free(&b);
+	result_test_free(&one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_merge_runs),
 		cmocka_unit_test(test_one_run),
 		cmocka_unit_test(test_too_many),
+		cmocka_unit_test(test_add_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
