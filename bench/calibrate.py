@@ -88,11 +88,11 @@ def outcome(part, paths):
         out.update(tune_facts(d))
         out["found10"] = str(found(tune_calls(d, 1)))
         out["found30"] = str(found(tune_calls(d, 2)))
-    elif part == "compare":
+    elif part in ("compare", "icompare"):
         c = docs[0]["compared"][0]["summary"]
         out["false"] = str(int(any(v in BW for v in cmp_calls(docs[0]))))
         out["text"] = "%s: %s" % (c["outcome"], c["headline"])
-    elif part == "pcompare":
+    elif part in ("pcompare", "picompare"):
         out["found10"] = str(found(cmp_calls(docs[0])))
         out["found30"] = str(found(cmp_calls(docs[1])))
         out["text"] = "10 %%: %s; 30 %%: %s" % tuple(
@@ -117,14 +117,16 @@ def rejudge(ledger, keep, diskbench):
     ver = ver.split("(git ")[1].split(")")[0] if "(git " in ver else ver.replace(" ", "_")
     with open(ledger, newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
-    sides = {"compare": [("a", "b")], "pcompare": [("base", "p10"), ("base", "p30")]}
+    sides = {"compare": [("a", "b")], "pcompare": [("base", "p10"), ("base", "p30")],
+             "icompare": [("a", "b")], "picompare": [("base", "p10"), ("base", "p30")]}
+    stems = {"compare": "compare", "pcompare": "power", "icompare": "icompare",
+             "picompare": "ipower"}
     n = missing = 0
     with tempfile.TemporaryDirectory() as tmp:
         for r in rows:
             if r["part"] not in sides:
                 continue
-            stem = os.path.join(keep, "%s-%s-%s" % (r["load"], "compare" if r["part"] == "compare"
-                                                    else "power", r["i"]))
+            stem = os.path.join(keep, "%s-%s-%s" % (r["load"], stems[r["part"]], r["i"]))
             outs = []
             for k, (x, y) in enumerate(sides[r["part"]]):
                 a, b = "%s-%s.json" % (stem, x), "%s-%s.json" % (stem, y)
@@ -199,7 +201,8 @@ def print_group(g, rs):
     notes = []
     for l in loads:
         of = [r for r in rs if r["load"] == l]
-        part = {p: [r for r in of if r["part"] == p] for p in ("tune", "ptune", "compare", "pcompare")}
+        part = {p: [r for r in of if r["part"] == p]
+                for p in ("tune", "ptune", "compare", "pcompare", "icompare", "picompare")}
         aa, pt, ca, pc = part["tune"], part["ptune"], part["compare"], part["pcompare"]
         fv = sum(r["false"] == "1" for r in aa)
         fr = sum(r["rec"] != "-" for r in aa)
@@ -214,6 +217,14 @@ def print_group(g, rs):
         print("| %s | compare | %s | - | %s | %s |" % (
             l, cell(cf, len(ca), few_false(cf, len(ca))),
             cell(c10, len(pc), c10 >= 0.8 * len(pc)), cell(c30, len(pc), c30 == len(pc))))
+        ia, ip = part["icompare"], part["picompare"]
+        if ia or ip:
+            xf = sum(r["false"] == "1" for r in ia)
+            x10 = sum(r["found10"] == "1" for r in ip)
+            x30 = sum(r["found30"] == "1" for r in ip)
+            print("| %s | compare, sides in turn | %s | - | %s | %s |" % (
+                l, cell(xf, len(ia), few_false(xf, len(ia))),
+                cell(x10, len(ip), x10 >= 0.8 * len(ip)), cell(x30, len(ip), x30 == len(ip))))
         sweeps = aa + pt
         la = [float(r[k]) for r in of for k in ("load1_before", "load1_after")]
         oc = sorted(float(r["others_cpu_pct"]) for r in of if r.get("others_cpu_pct") not in (None, "", "-"))
@@ -236,17 +247,18 @@ def print_group(g, rs):
     for x in notes:
         print(x)
     for r in rs:
-        if r["part"] in ("tune", "compare") and r["false"] == "1":
+        if r["part"] in ("tune", "compare", "icompare") and r["false"] == "1":
             print("false %s verdict, %s round %s: %s" % (r["part"], r["load"], r["i"], r["text"]))
     print("goals (issue 20): false verdicts at most 1 in 20, no false recommendation, 30 % found"
           " every time, 10 % found in at least 80 %.")
-    parts = [p for p in ("tune", "compare") if any(r["part"] == p for r in rs)]
+    parts = [p for p in ("tune", "compare", "icompare") if any(r["part"] == p for r in rs)]
     least = min(len([r for r in rs if r["load"] == l and r["part"] == p]) for l in loads
                 for p in parts)
     if least < 20:
         print("at least %d A/A %s per load: fewer than 20, so 'met' says only that these"
               " runs did not break a goal." % (least, " and ".join(
-                  {"tune": "sweeps", "compare": "pairs"}[p] for p in parts)))
+                  {"tune": "sweeps", "compare": "pairs", "icompare": "pairs in turn"}[p]
+                  for p in parts)))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 # 30 % difference, with no load, 1 and 2 CPU hogs and an I/O hog beside them.
 #
 # Usage (root): [DISKBENCH=path] [N=20] [LOADS="none cpu1 cpu2 io"]
-#               [PARTS="tune compare power"] [RUNTIME=] [RAMP=] [BLOCKS=]
+#               [PARTS="tune compare icompare power ipower"] [RUNTIME=] [RAMP=] [BLOCKS=]
 #               [REPEAT=5] [NOISE=] [IOPS=2000] [SEED=] [DEVDIR=/dev/shm]
 #               [HOGDIR=/var/tmp] [KEEP=dir] [LEDGER=file] [POWER_LOADS=none]
 #               bench/calibrate.sh
@@ -35,6 +35,9 @@
 #   compare  an A/A pair: two runs of the tune-scheduler profile at --repeat
 #            REPEAT, one after the other on the same device, then compare:
 #            any better/worse verdict is false.
+#   icompare the same pair made in turn (doc/compare.md, Interleaved sides):
+#            REPEAT runs of each side, A B, B A, A B ..., each one run added
+#            to its side's file with --append (ledger part "icompare").
 #   power    the same two measurements with a known difference made by cgroup
 #            v1 blkio throttling (tests/cli/throttle.sh's helpers): the device
 #            is limited to IOPS read I/Os a second, and to 1.1 x and 1.3 x that
@@ -46,6 +49,9 @@
 #            some test and worse on none (throughput or p99), as tune
 #            recommends. A throttled trial's noise is the throttle's slices
 #            (100 ms: up to 0.1 s / RUNTIME in a trial) and the load's.
+#   ipower   power's compare with its three sides made in turn: REPEAT
+#            rounds of one run of each (--append), the order rotating
+#            (ledger part "picompare"); under POWER_LOADS too.
 # Knobs: RUNTIME, RAMP (the trials' and the runs' length; empty: the
 # tune-scheduler profile's, read from profiles/tune-scheduler.ini), BLOCKS and NOISE (empty: tune's
 # and compare's defaults, 5 blocks and 3 %), SEED (empty: tune's default seed
@@ -68,7 +74,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 N=${N:-20}
 LOADS=${LOADS:-none cpu1 cpu2 io}
-PARTS=${PARTS:-tune compare power}
+PARTS=${PARTS:-tune compare icompare power ipower}
 RUNTIME=${RUNTIME:-}
 RAMP=${RAMP:-}
 BLOCKS=${BLOCKS:-}
@@ -93,7 +99,9 @@ for l in $LOADS; do
 	case $l in none | cpu1 | cpu2 | io) ;; *) bad "LOADS: unknown load '$l' (none cpu1 cpu2 io)" ;; esac
 done
 for p in $PARTS; do
-	case $p in tune | compare | power) ;; *) bad "PARTS: unknown part '$p' (tune compare power)" ;; esac
+	case $p in tune | compare | icompare | power | ipower) ;;
+	*) bad "PARTS: unknown part '$p' (tune compare icompare power ipower)" ;;
+	esac
 done
 { [ -n "$LOADS" ] && [ -n "$PARTS" ]; } || bad "LOADS and PARTS must name something"
 [ -z "$KEEP" ] || [ -d "$KEEP" ] || bad "KEEP=$KEEP is not a directory"
@@ -142,7 +150,7 @@ fi
 
 # ---- the throttle (power) ----------------------------------------------------
 POWER=false
-if has "$PARTS" power; then
+if has "$PARTS" power || has "$PARTS" ipower; then
 	cg=/sys/fs/cgroup/blkio
 	if [ -e "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ]; then
 		make_blkio_cgroup "diskbench-calib-$$"
@@ -256,6 +264,14 @@ side()
 	waited "${pre[@]}" "$DISKBENCH" --profile tune-scheduler --repeat "$REPEAT" "${RUN[@]}" \
 		--quiet --label "$2" --json "$1" "$DEV" >/dev/null 2>"$1.err"
 }
+# iside OUT LABEL [cgroup]: one run of the tune-scheduler profile added to OUT
+iside()
+{
+	local pre=()
+	[ $# -gt 2 ] && pre=(run_in_cgroup "$CG_DIR")
+	waited "${pre[@]}" "$DISKBENCH" --profile tune-scheduler "${RUN[@]}" --quiet --label "$2" \
+		--append "$1" "$DEV" >/dev/null 2>"$1.err"
+}
 pair() { "$DISKBENCH" compare "${CMP[@]}" --quiet --json "$3" "$1" "$2" >/dev/null 2>"$3.err"; }
 
 # cpu_mark: the machine's CPU ticks, busy (MARK_BUSY) and in all
@@ -321,6 +337,37 @@ step()
 			{ echo "# $load compare $i: failed: $(tail -qn1 "$f"-*.err)"; return; }
 		note "$load" compare "$i" "$f-cmp.json"
 		;;
+	icompare)
+		# A B, B A, A B ...: a drift in time falls on both sides alike
+		rm -f -- "$f-a.json" "$f-b.json"
+		for ((k = 0; k < REPEAT; k++)); do
+			for name in $( ((k % 2)) && echo b a || echo a b); do
+				iside "$f-$name.json" "${name^^}" || { echo "# $load icompare $i:" \
+					"failed: $(tail -1 "$f-$name.json.err")"; return; }
+			done
+		done
+		pair "$f-a.json" "$f-b.json" "$f-cmp.json" ||
+			{ echo "# $load icompare $i: compare failed: $(tail -1 "$f-cmp.json.err")"; return; }
+		note "$load" icompare "$i" "$f-cmp.json"
+		;;
+	ipower)
+		rm -f -- "$f"-base.json "$f"-p10.json "$f"-p30.json
+		order=("base:$IOPS" "p10:$L10" "p30:$L30")
+		for ((k = 0; k < REPEAT; k++)); do
+			for ((j = 0; j < 3; j++)); do
+				IFS=: read -r name lim <<<"${order[$(((i + k + j) % 3))]}"
+				limit "$lim"
+				sleep 0.3	# a fresh throttle slice
+				iside "$f-$name.json" "$name" cgroup || { echo "# $load ipower $i:" \
+					"failed: $(tail -1 "$f-$name.json.err")"; limit 0; return; }
+			done
+		done
+		limit 0
+		{ pair "$f-base.json" "$f-p10.json" "$f-cmp10.json" &&
+			pair "$f-base.json" "$f-p30.json" "$f-cmp30.json"; } ||
+			{ echo "# $load ipower $i: compare failed"; return; }
+		note "$load" picompare "$i" "$f-cmp10.json" "$f-cmp30.json"
+		;;
 	power)
 		done_step "$load" pcompare "$i" && k=3 || k=0
 		# compare: the three sides in a rotating order
@@ -385,8 +432,10 @@ est=$(python3 -c "
 n, t, b, r, parts = $N, $rt + $rp + 0.2, $BL, $REPEAT, '$PARTS'.split()
 tune = (b * 4 + 2) * 3 * t
 cmp = 2 * r * 3 * t
-per = ('tune' in parts) * tune + ('compare' in parts) * cmp
-power = ('power' in parts and '$POWER' == 'true') * (tune + 1.5 * cmp)
+icmp = 2 * r * (3 * t + 1.5)	# a process and its stage a run
+per = ('tune' in parts) * tune + ('compare' in parts) * cmp + ('icompare' in parts) * icmp
+power = ('$POWER' == 'true') * (('power' in parts) * (tune + 1.5 * cmp)
+	+ ('ipower' in parts) * 1.5 * (icmp + r * 0.3))
 print(round(n * (per * $(wc -w <<<"$LOADS") + power * $(wc -w <<<"$POWER_LOADS")) / 60))")
 echo "# $("$DISKBENCH" --version | head -1); kernel $(uname -r), $(nproc) CPUs"
 echo "# device $DEV over $DEV_IMG; read_ahead_kb $CUR, swept with $V1,$V2"
@@ -402,9 +451,12 @@ for ((i = 1; i <= N; i++)); do
 	for load in $LOADS; do
 		todo=()
 		for part in $PARTS; do
-			[ "$part" = power ] && { ! $POWER || ! has "$POWER_LOADS" "$load"; } && continue
+			case $part in power | ipower)
+				{ ! $POWER || ! has "$POWER_LOADS" "$load"; } && continue ;;
+			esac
 			case $part in
 			power) done_step "$load" pcompare "$i" && done_step "$load" ptune "$i" && continue ;;
+			ipower) done_step "$load" picompare "$i" && continue ;;
 			*) done_step "$load" "$part" "$i" && continue ;;
 			esac
 			todo+=("$part")
