@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"are made; with too few runs for that, the level they hold is said) and\n"
 		"a verdict: better or worse only when the whole interval lies beyond the\n"
 		"noise band, \"~\" otherwise. With fewer runs the min-max range is shown\n"
-		"and nothing is judged (low confidence).\n"
+		"and nothing is judged (low confidence). Sides measurable now are best made\n"
+		"in turn: one run of each at a time, added to its file with run --append.\n"
 		"\n"
 		"Options:\n");
 	opts_help_cmd(f, OPTS_CMD_COMPARE, 0);
