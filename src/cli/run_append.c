@@ -24,6 +24,11 @@ int run_append_open(struct run_ctx *c)
 
 	if (!path)
 		return EXIT_OK;
+	if (c->outs[CLI_RESULT_OUTPUTS + 1].to_stdout) {
+		cli_error("--append %s: needs a file to read the earlier runs from and write "
+			  "back, not stdout", path);
+		return EXIT_USAGE;
+	}
 	/* a test in rounds until steady, or after a precondition, is no
 	 * run of a side: its rounds are */
 	if (c->s.steady_state) {

@@ -73,5 +73,6 @@ echo '{"schema": "nope"}' >bad.json
 expect_usage "append bad.json" "${NULL[@]}" --append bad.json d
 cmp -s bad.json <(echo '{"schema": "nope"}') || fail "a file that is no result was changed"
 expect_usage "--append e: is a directory" "${NULL[@]}" --append e d
+expect_usage "--append -: needs a file to read the earlier runs from" "${NULL[@]}" --append - d
 [ -z "$(ls -A d)$(ls -A e)" ] || fail "left behind: $(ls -A d e)"
 echo "ok"
