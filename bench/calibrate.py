@@ -208,15 +208,17 @@ def print_group(g, rs):
         fr = sum(r["rec"] != "-" for r in aa)
         t10 = sum(r["found10"] == "1" for r in pt)
         t30 = sum(r["found30"] == "1" for r in pt)
-        print("| %s | tune | %s | %s | %s | %s |" % (
-            l, cell(fv, len(aa), few_false(fv, len(aa))), cell(fr, len(aa), fr == 0),
-            cell(t10, len(pt), t10 >= 0.8 * len(pt)), cell(t30, len(pt), t30 == len(pt))))
+        if aa or pt:
+            print("| %s | tune | %s | %s | %s | %s |" % (
+                l, cell(fv, len(aa), few_false(fv, len(aa))), cell(fr, len(aa), fr == 0),
+                cell(t10, len(pt), t10 >= 0.8 * len(pt)), cell(t30, len(pt), t30 == len(pt))))
         cf = sum(r["false"] == "1" for r in ca)
         c10 = sum(r["found10"] == "1" for r in pc)
         c30 = sum(r["found30"] == "1" for r in pc)
-        print("| %s | compare | %s | - | %s | %s |" % (
-            l, cell(cf, len(ca), few_false(cf, len(ca))),
-            cell(c10, len(pc), c10 >= 0.8 * len(pc)), cell(c30, len(pc), c30 == len(pc))))
+        if ca or pc:
+            print("| %s | compare | %s | - | %s | %s |" % (
+                l, cell(cf, len(ca), few_false(cf, len(ca))),
+                cell(c10, len(pc), c10 >= 0.8 * len(pc)), cell(c30, len(pc), c30 == len(pc))))
         ia, ip = part["icompare"], part["picompare"]
         if ia or ip:
             xf = sum(r["false"] == "1" for r in ia)
@@ -232,6 +234,8 @@ def print_group(g, rs):
         for r in pt:
             recs[r["rec"]] = recs.get(r["rec"], 0) + 1
         said = ", ".join("%s x%d" % (("nothing" if v == "-" else v), k) for v, k in sorted(recs.items()))
+        if not sweeps:
+            continue
         notes.append("%s: of %d tune sweeps (A/A and power) %d vetoed by the control, %d drifted, "
                      "%d stopped early; power tune recommended %s; job 0 on CPU %s; "
                      "load average (1 min) at the steps' ends: median %.1f, %.1f to %.1f; "
