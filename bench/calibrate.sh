@@ -49,6 +49,8 @@
 #            some test and worse on none (throughput or p99), as tune
 #            recommends. A throttled trial's noise is the throttle's slices
 #            (100 ms: up to 0.1 s / RUNTIME in a trial) and the load's.
+#   ptune, pcompare  one half of power: its tune sweep, its compare pair
+#            (e.g. PARTS="tune ptune" measures tune alone).
 #   ipower   power's compare with its three sides made in turn: REPEAT
 #            rounds of one run of each (--append), the order rotating
 #            (ledger part "picompare"); under POWER_LOADS too.
@@ -99,8 +101,8 @@ for l in $LOADS; do
 	case $l in none | cpu1 | cpu2 | io) ;; *) bad "LOADS: unknown load '$l' (none cpu1 cpu2 io)" ;; esac
 done
 for p in $PARTS; do
-	case $p in tune | compare | icompare | power | ipower) ;;
-	*) bad "PARTS: unknown part '$p' (tune compare icompare power ipower)" ;;
+	case $p in tune | compare | icompare | power | ptune | pcompare | ipower) ;;
+	*) bad "PARTS: unknown part '$p' (tune compare icompare power ptune pcompare ipower)" ;;
 	esac
 done
 { [ -n "$LOADS" ] && [ -n "$PARTS" ]; } || bad "LOADS and PARTS must name something"
@@ -150,7 +152,7 @@ fi
 
 # ---- the throttle (power) ----------------------------------------------------
 POWER=false
-if has "$PARTS" power || has "$PARTS" ipower; then
+if has "$PARTS" power || has "$PARTS" ptune || has "$PARTS" pcompare || has "$PARTS" ipower; then
 	cg=/sys/fs/cgroup/blkio
 	if [ -e "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ]; then
 		make_blkio_cgroup "diskbench-calib-$$"
@@ -368,8 +370,8 @@ step()
 			{ echo "# $load ipower $i: compare failed"; return; }
 		note "$load" picompare "$i" "$f-cmp10.json" "$f-cmp30.json"
 		;;
-	power)
-		done_step "$load" pcompare "$i" && k=3 || k=0
+	power | ptune | pcompare)
+		{ [ "$part" = ptune ] || done_step "$load" pcompare "$i"; } && k=3 || k=0
 		# compare: the three sides in a rotating order
 		order=("base:$IOPS" "p10:$L10" "p30:$L30")
 		for (( ; k < 3; k++)); do
@@ -380,12 +382,13 @@ step()
 				{ echo "# $load power compare $i: failed: $(tail -1 "$f-$name.json.err")"; limit 0; return; }
 		done
 		limit 0
-		if ! done_step "$load" pcompare "$i"; then
+		if [ "$part" != ptune ] && ! done_step "$load" pcompare "$i"; then
 			{ pair "$f-base.json" "$f-p10.json" "$f-cmp10.json" &&
 				pair "$f-base.json" "$f-p30.json" "$f-cmp30.json"; } ||
 				{ echo "# $load power compare $i: compare failed"; return; }
 			note "$load" pcompare "$i" "$f-cmp10.json" "$f-cmp30.json"
 		fi
+		[ "$part" != pcompare ] || return 0
 		cpu_mark
 		# tune: the limit follows the readahead tune sets (the current
 		# value's from the start: tune does not write it for its first run)
@@ -434,7 +437,8 @@ tune = (b * 4 + 2) * 3 * t
 cmp = 2 * r * 3 * t
 icmp = 2 * r * (3 * t + 1.5)	# a process and its stage a run
 per = ('tune' in parts) * tune + ('compare' in parts) * cmp + ('icompare' in parts) * icmp
-power = ('$POWER' == 'true') * (('power' in parts) * (tune + 1.5 * cmp)
+power = ('$POWER' == 'true') * (('power' in parts or 'ptune' in parts) * tune
+	+ ('power' in parts or 'pcompare' in parts) * 1.5 * cmp
 	+ ('ipower' in parts) * 1.5 * (icmp + r * 0.3))
 print(round(n * (per * $(wc -w <<<"$LOADS") + power * $(wc -w <<<"$POWER_LOADS")) / 60))")
 echo "# $("$DISKBENCH" --version | head -1); kernel $(uname -r), $(nproc) CPUs"
@@ -451,11 +455,12 @@ for ((i = 1; i <= N; i++)); do
 	for load in $LOADS; do
 		todo=()
 		for part in $PARTS; do
-			case $part in power | ipower)
+			case $part in power | ptune | pcompare | ipower)
 				{ ! $POWER || ! has "$POWER_LOADS" "$load"; } && continue ;;
 			esac
 			case $part in
 			power) done_step "$load" pcompare "$i" && done_step "$load" ptune "$i" && continue ;;
+			ptune | pcompare) done_step "$load" "$part" "$i" && continue ;;
 			ipower) done_step "$load" picompare "$i" && continue ;;
 			*) done_step "$load" "$part" "$i" && continue ;;
 			esac
