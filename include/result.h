@@ -433,6 +433,9 @@ int result_add_setting(struct run_result *r, const char *key, const char *fmt, .
 int result_add_warning(struct run_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The value of r's setting key, or NULL when r has none. */
+const char *result_setting(const struct run_result *r, const char *key);
+
 /* A copy of s that r owns (freed by result_free), for its `const char *`
  * fields. NULL when out of memory. */
 const char *result_strdup(struct run_result *r, const char *s);

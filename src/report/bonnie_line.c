@@ -24,14 +24,6 @@ static const struct test_result *find(const struct run_result *r, const char *wo
 	return NULL;
 }
 
-static const char *setting(const struct run_result *r, const char *key)
-{
-	for (unsigned i = 0; i < r->nsettings; i++)
-		if (!strcmp(r->settings[i].key, key))
-			return r->settings[i].value;
-	return NULL;
-}
-
 void bonnie_line_of(const struct run_result *r, struct bonnie_line *b)
 {
 	const struct test_result *block, *meta = NULL;
@@ -39,7 +31,7 @@ void bonnie_line_of(const struct run_result *r, struct bonnie_line *b)
 
 	memset(b, 0, sizeof(*b));
 	b->host = r->host.hostname;
-	b->seed = setting(r, "seed");
+	b->seed = result_setting(r, "seed");
 	for (i = 0; i < BONNIE_NIO; i++)
 		b->io[i] = find(r, io_tests[i]);
 	for (i = 0; i < BONNIE_NFILE; i++) {

@@ -58,15 +58,14 @@ static void fact_tri(struct svg *w, const char *name, const char *key, int v)
 static void facts_run(struct svg *w, const struct run_result *r)
 {
 	char b[32], n[24];
-	const char *v = r->tool_version ? r->tool_version : "";
+	const char *v = r->tool_version ? r->tool_version : "", *p;
 
 	html_facts_open(w, "Run");
 	fact_str(w, "diskbench", "tool.version", v, strlen(v));
 	FACT_ARR(w, "started", "started_at", r->started_at);
 	FACT_ARR(w, "label", "label", r->label);
-	for (unsigned i = 0; i < r->nsettings && i < RESULT_MAX_SETTINGS; i++)
-		if (!strcmp(r->settings[i].key, "profile"))
-			FACT_ARR(w, "profile", "settings.profile", r->settings[i].value);
+	p = result_setting(r, "profile");
+	fact_str(w, "profile", "settings.profile", p, p ? strlen(p) : 0);
 	snprintf(n, sizeof(n), "%" PRIu64, r->clock_overhead_ns);
 	html_fact_num(w, "clock cost", "clock_overhead_ns",
 		      report_fmt_ns((double)r->clock_overhead_ns, b, sizeof(b)), n);

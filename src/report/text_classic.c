@@ -289,11 +289,8 @@ static const struct {
 
 void report_text_figures(struct textw *w, const struct run_result *r)
 {
-	const char *want = NULL;
+	const char *want = result_setting(r, "figures");
 
-	for (unsigned i = 0; i < r->nsettings; i++)
-		if (!strcmp(r->settings[i].key, "figures"))
-			want = r->settings[i].value;
 	if (!want)
 		return;
 	for (unsigned i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)

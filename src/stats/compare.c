@@ -158,16 +158,6 @@ static const char *tristate(int v)
 	return v < 0 ? "?" : v ? "yes" : "no";
 }
 
-static const char *setting_value(const struct run_result *r, const char *key)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nsettings; i++)
-		if (!strncmp(r->settings[i].key, key, sizeof(r->settings[i].key)))
-			return r->settings[i].value;
-	return NULL;
-}
-
 static int diff_results(struct compare_pair *p, const struct run_result *b,
 			const struct run_result *a)
 {
@@ -218,10 +208,10 @@ static int diff_results(struct compare_pair *p, const struct run_result *b,
 	for (i = 0; i < b->nsettings && !ret; i++) {
 		snprintf(key, sizeof(key), "settings.%.*s", (int)sizeof(b->settings[i].key),
 			 b->settings[i].key);
-		DCS(key, STR(x, b->settings[i].value), setting_value(a, b->settings[i].key));
+		DCS(key, STR(x, b->settings[i].value), result_setting(a, b->settings[i].key));
 	}
 	for (i = 0; i < a->nsettings && !ret; i++) {
-		if (setting_value(b, a->settings[i].key))
+		if (result_setting(b, a->settings[i].key))
 			continue;
 		snprintf(key, sizeof(key), "settings.%.*s", (int)sizeof(a->settings[i].key),
 			 a->settings[i].key);

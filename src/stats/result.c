@@ -87,6 +87,14 @@ int result_add_setting(struct run_result *r, const char *key, const char *fmt, .
 	return 0;
 }
 
+const char *result_setting(const struct run_result *r, const char *key)
+{
+	for (unsigned i = 0; i < r->nsettings && i < RESULT_MAX_SETTINGS; i++)
+		if (!strncmp(r->settings[i].key, key, sizeof(r->settings[i].key)))
+			return r->settings[i].value;
+	return NULL;
+}
+
 int result_add_warning(struct run_result *r, const char *fmt, ...)
 {
 	char **warnings, *msg;
