@@ -51,17 +51,23 @@ int result_append_check_settings(const struct run_result *prior, const struct ru
 {
 	for (unsigned i = 0; i < prior->nsettings; i++) {
 		const struct setting *a = &prior->settings[i];
+		const char *b = result_setting(now, a->key);
 
-		if (may_differ(a->key))
+		if (may_differ(a->key) || (b && !strcmp(a->value, b)))
 			continue;
-		for (unsigned k = 0; k < now->nsettings; k++) {
-			const struct setting *b = &now->settings[k];
+		if (b)
+			snprintf(err, errlen, "its %s is %s, this run's is %s", a->key, a->value, b);
+		else
+			snprintf(err, errlen, "its %s is %s, this run has none", a->key, a->value);
+		return -EINVAL;
+	}
+	/* a setting only this run has: e.g. --lat-log's, which the first runs had not */
+	for (unsigned k = 0; k < now->nsettings; k++) {
+		const struct setting *b = &now->settings[k];
 
-			if (!strcmp(a->key, b->key) && strcmp(a->value, b->value)) {
-				snprintf(err, errlen, "its %s is %s, this run's is %s", a->key,
-					 a->value, b->value);
-				return -EINVAL;
-			}
+		if (!may_differ(b->key) && !result_setting(prior, b->key)) {
+			snprintf(err, errlen, "it has no %s, this run's is %s", b->key, b->value);
+			return -EINVAL;
 		}
 	}
 	return 0;

@@ -77,6 +77,17 @@ static void test_check(void **state)
 	set(&now, "runtime", "5s");
 	assert_int_equal(result_append_check_settings(&prior, &now, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "its runtime is 100ms, this run's is 5s");
+	/* a setting on one side only is a difference too, either way round */
+	set(&now, "runtime", "100ms");
+	assert_int_equal(result_add_setting(&now, "lat_log_max", "1000"), 0);
+	assert_int_equal(result_append_check_settings(&prior, &now, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "it has no lat_log_max, this run's is 1000");
+	assert_int_equal(result_append_check_settings(&now, &prior, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "its lat_log_max is 1000, this run has none");
+	/* but how many runs were appended, on one side only, is not */
+	assert_int_equal(result_add_setting(&prior, "lat_log_max", "1000"), 0);
+	assert_int_equal(result_add_setting(&prior, "appended", "2"), 0);
+	assert_int_equal(result_append_check_settings(&prior, &now, err, sizeof(err)), 0);
 	result_free(&prior);
 	result_free(&now);
 }
