@@ -205,7 +205,7 @@ int repeat_add_runs(struct test_result *acc, struct test_result *more)
 
 void repeat_finish(struct test_result *acc)
 {
-	double x[REPEAT_MAX], user_ns = 0, sys_ns = 0, wait_ns = 0;
+	double x[REPEAT_MAX], user_ns = 0, sys_ns = 0, wait_ns = 0, run_ns = 0;
 	struct repeat_summary *s = &acc->summary;
 	unsigned n = acc->nruns, i;
 
@@ -229,17 +229,19 @@ void repeat_finish(struct test_result *acc)
 
 	result_finish(acc);
 	/* A run's CPU percent is its CPU time over its window: recover the
-	 * time, add it up, and divide by the summed windows and ops. */
+	 * time, add it up, and divide by the summed windows and ops. The
+	 * runs' own windows, not the test's runtime_ns: the same sum in a run's
+	 * result, but a file's runs may not add up to it (a percent over 100). */
 	for (i = 0; i < n; i++) {
+		run_ns += (double)acc->runs[i].runtime_ns;
 		user_ns += acc->runs[i].cpu_user_pct / 100 * (double)acc->runs[i].runtime_ns;
 		sys_ns += acc->runs[i].cpu_sys_pct / 100 * (double)acc->runs[i].runtime_ns;
 		wait_ns += acc->runs[i].cpu_wait_pct / 100 * (double)acc->runs[i].runtime_ns;
 		acc->cpu_wait_valid = acc->cpu_wait_valid && acc->runs[i].cpu_wait_valid;
 	}
-	acc->cpu_wait_pct = acc->cpu_wait_valid && acc->runtime_ns ?
-			    100 * wait_ns / (double)acc->runtime_ns : 0;
-	acc->cpu_user_pct = acc->runtime_ns ? 100 * user_ns / (double)acc->runtime_ns : 0;
-	acc->cpu_sys_pct = acc->runtime_ns ? 100 * sys_ns / (double)acc->runtime_ns : 0;
+	acc->cpu_wait_pct = acc->cpu_wait_valid && run_ns > 0 ? 100 * wait_ns / run_ns : 0;
+	acc->cpu_user_pct = run_ns > 0 ? 100 * user_ns / run_ns : 0;
+	acc->cpu_sys_pct = run_ns > 0 ? 100 * sys_ns / run_ns : 0;
 	acc->usec_per_op = acc->ops ? (user_ns + sys_ns) / 1000 / (double)acc->ops : 0;
 	acc->iops = s->iops.median;
 	acc->bytes_per_sec = s->bytes_per_sec.median;

@@ -138,6 +138,19 @@ static void test_merge_runs(void **state)
 	near(acc.usec_per_op, (0.6 + 0.3) * 1e6 / 6000);
 	assert_true(repeat_unreliable(&acc));
 
+	/* A file's runs need not add up to its runtime_ns (a loader runs
+	 * repeat_finish again on what it read): the CPU percents are over the
+	 * runs' own windows, a mean of theirs, never over 100. */
+	for (unsigned i = 0; i < 3; i++) {
+		acc.runs[i].cpu_wait_valid = true;
+		acc.runs[i].cpu_wait_pct = 70;
+	}
+	acc.cpu_wait_valid = true;
+	acc.runtime_ns = 1000000000;
+	repeat_finish(&acc);
+	near(acc.cpu_wait_pct, 70);
+	near(acc.cpu_user_pct, 20);
+
 	/* The result owns the runs from here. */
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(result_add_test(&r, &acc), 0);
