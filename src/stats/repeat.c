@@ -67,6 +67,23 @@ static void run_of(const struct test_result *t, struct test_run *run)
 	run->errors = t->errors;
 }
 
+/* from[0..nfrom) after to[0..*nto), their run indices shifted by n; what
+ * finds no room counted in *missed, as from's own missed ones. */
+static void add_stalls(struct result_stall *to, unsigned *nto, unsigned *missed,
+		       const struct result_stall *from, unsigned nfrom, unsigned from_missed,
+		       unsigned n)
+{
+	for (unsigned k = 0; k < nfrom; k++) {
+		if (*nto >= RESULT_MAX_STALLS) {
+			++*missed;
+			continue;
+		}
+		to[*nto] = from[k];
+		to[(*nto)++].run = n + from[k].run;
+	}
+	*missed += from_missed;
+}
+
 /* The figures over the runs of more go into acc, whose runs come first (n
  * of them): counts add up, histograms merge, more's stalls, slow requests
  * and errors are said with their run's index in acc. more's histogram and
@@ -81,24 +98,10 @@ static void merge_into(struct test_result *acc, struct test_result *more, unsign
 	}
 	acc->runtime_ns += more->runtime_ns;
 	acc->window_span_ns += more->window_span_ns;
-	for (unsigned k = 0; k < more->nstalls; k++) {
-		if (acc->nstalls >= RESULT_MAX_STALLS) {
-			acc->stalls_missed++;
-			continue;
-		}
-		acc->stalls[acc->nstalls] = more->stalls[k];
-		acc->stalls[acc->nstalls++].run = n + more->stalls[k].run;
-	}
-	acc->stalls_missed += more->stalls_missed;
-	for (unsigned k = 0; k < more->nslow; k++) {
-		if (acc->nslow >= RESULT_MAX_STALLS) {
-			acc->slow_missed++;
-			continue;
-		}
-		acc->slow[acc->nslow] = more->slow[k];
-		acc->slow[acc->nslow++].run = n + more->slow[k].run;
-	}
-	acc->slow_missed += more->slow_missed;
+	add_stalls(acc->stalls, &acc->nstalls, &acc->stalls_missed, more->stalls, more->nstalls,
+		   more->stalls_missed, n);
+	add_stalls(acc->slow, &acc->nslow, &acc->slow_missed, more->slow, more->nslow,
+		   more->slow_missed, n);
 	if (more->stuck && !acc->stuck)
 		acc->stuck_call = more->stuck_call;
 	acc->stuck = acc->stuck || more->stuck;
