@@ -19,7 +19,7 @@ static const char *const csv_columns[] = {
 	"lat_p99.9_ns", "lat_p99.99_ns", "lat_max_ns",
 	"cpu_user_pct", "cpu_sys_pct", "cpu_usec_per_op",
 	"device_read_bytes", "device_write_bytes", "cached", "errors",
-	"runs", "iops_cv", "unwritten", "unwritten_share",
+	"runs", "iops_cv", "unwritten", "unwritten_share", "cpu_wait_pct",
 };
 #define NCOLS (sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -113,6 +113,12 @@ int report_csv(FILE *f, const struct run_result *r)
 				unwritten_worst(&t->unwritten));
 		else
 			putc(',', f);
+		/* How much of its window the average job stood ready, not
+		 * running (the machine's load as the test felt it); empty when
+		 * not measured. */
+		putc(',', f);
+		if (t->cpu_wait_valid)
+			csv_dbl(f, t->cpu_wait_pct);
 		putc('\n', f);
 	}
 	if (fflush(f) || ferror(f))

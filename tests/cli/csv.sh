@@ -21,6 +21,12 @@ for row, t in zip(rows, d["tests"]):
     assert row["name"] == t["name"] and int(row["ops"]) == t["ops"], (row["name"], t["name"])
     assert int(row["lat_p99_ns"]) == t["lat_ns"]["percentiles"]["99"]
     assert abs(float(row["iops"]) - t["iops"]) < 0.01
+    # the load the test felt: the JSON's, or empty where it has none
+    w = (t.get("cpu") or {}).get("wait_pct")
+    if w is None:
+        assert row["cpu_wait_pct"] == "", (t["name"], row["cpu_wait_pct"])
+    else:   # both rounded to 3 decimals from the full value
+        assert abs(float(row["cpu_wait_pct"]) - w) <= 1.001e-3, (t["name"], row, w)
 line = open(sys.argv[3]).read()
 assert line.endswith("\n") and line.count("\n") == 1
 f = line.rstrip("\n").split(",")
