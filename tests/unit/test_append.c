@@ -29,14 +29,6 @@ static void load(struct run_result *r)
 		fail_msg("%s", err);
 }
 
-static const char *setting(const struct run_result *r, const char *key)
-{
-	for (unsigned i = 0; i < r->nsettings; i++)
-		if (!strcmp(r->settings[i].key, key))
-			return r->settings[i].value;
-	return NULL;
-}
-
 static void set(struct run_result *r, const char *key, const char *value)
 {
 	for (unsigned i = 0; i < r->nsettings; i++)
@@ -107,7 +99,7 @@ static void test_merge(void **state)
 	for (unsigned k = 0; k < now.tests[1].nruns; k++)
 		now.tests[1].runs[k].iops *= 1.1;
 	assert_int_equal(result_append(&prior, &now), 0);
-	assert_string_equal(setting(&prior, "appended"), "1");
+	assert_string_equal(result_setting(&prior, "appended"), "1");
 	for (unsigned i = 0; i < prior.ntests; i++) {
 		assert_int_equal(prior.tests[i].nruns, 6);
 		assert_int_equal(now.tests[i].nruns, 0);
@@ -128,7 +120,7 @@ static void test_merge(void **state)
 	/* the same warning once */
 	assert_int_equal(prior.nwarnings, 1);
 	assert_int_equal(result_append(&prior, &more), 0);
-	assert_string_equal(setting(&prior, "appended"), "2");
+	assert_string_equal(result_setting(&prior, "appended"), "2");
 	assert_int_equal(prior.tests[0].nruns, 9);
 	result_free(&prior);
 	result_free(&now);
